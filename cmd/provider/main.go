@@ -1,0 +1,159 @@
+// Command provider runs the simplyblock Crossplane provider: the controllers
+// for ProviderConfig, StorageCluster, StorageNode and StoragePool.
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/pprof"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/gate"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/customresourcesgate"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
+	authv1 "k8s.io/api/authorization/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/simplyblock/provider-simplyblock/apis"
+	simplyblockcontroller "github.com/simplyblock/provider-simplyblock/internal/controller"
+	"github.com/simplyblock/provider-simplyblock/internal/version"
+)
+
+func main() {
+	var (
+		app            = kingpin.New(filepath.Base(os.Args[0]), "Crossplane provider for simplyblock storage clusters.").DefaultEnvars()
+		debug          = app.Flag("debug", "Run with debug logging.").Short('d').Bool()
+		leaderElection = app.Flag("leader-election", "Use leader election for the controller manager.").Short('l').Default("false").Envar("LEADER_ELECTION").Bool()
+
+		syncInterval     = app.Flag("sync", "How often all resources are re-listed from the API server to catch missed events.").Short('s').Default("1h").Duration()
+		pollInterval     = app.Flag("poll", "How often a steady-state resource is checked against the simplyblock control plane for drift.").Default("1m").Duration()
+		pollStateMetric  = app.Flag("poll-state-metric", "How often the managed-resource state metrics are recorded.").Default("5s").Duration()
+		maxReconcileRate = app.Flag("max-reconcile-rate", "The global maximum number of reconciles per second, and the concurrency of each controller.").Default("10").Int()
+
+		enableManagementPolicies = app.Flag("enable-management-policies", "Honour spec.managementPolicies on managed resources.").Default("true").Envar("ENABLE_MANAGEMENT_POLICIES").Bool()
+		safeStart                = app.Flag("safe-start", "Start a kind's controller only once its CRD is established (Crossplane's safe-start). Falls back to starting all controllers when the provider may not watch CRDs.").Default("true").Envar("SAFE_START").Bool()
+
+		metricsAddr = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
+		healthAddr  = app.Flag("health-probe-bind-address", "Address of the /healthz and /readyz endpoints.").Default(":8081").String()
+		pprofAddr   = app.Flag("pprof-bind-address", "Address of the pprof endpoint; empty disables it.").Default("").String()
+	)
+	kingpin.MustParse(app.Parse(os.Args[1:]))
+
+	zl := zap.New(zap.UseDevMode(*debug))
+	log := logging.NewLogrLogger(zl.WithName("provider-simplyblock"))
+	if *debug {
+		ctrl.SetLogger(zl)
+	} else {
+		ctrl.SetLogger(zap.New(zap.WriteTo(io.Discard)))
+	}
+	log.Info("Starting provider-simplyblock", "version", version.Version, "poll", pollInterval.String(), "safe-start", *safeStart)
+
+	cfg, err := ctrl.GetConfig()
+	kingpin.FatalIfError(err, "cannot get API server rest config")
+
+	mgr, err := ctrl.NewManager(ratelimiter.LimitRESTConfig(cfg, *maxReconcileRate), ctrl.Options{
+		Cache:                      cache.Options{SyncPeriod: syncInterval},
+		Metrics:                    metricsserver.Options{BindAddress: *metricsAddr},
+		HealthProbeBindAddress:     *healthAddr,
+		LeaderElection:             *leaderElection,
+		LeaderElectionID:           "crossplane-leader-election-provider-simplyblock",
+		LeaderElectionResourceLock: resourcelock.LeasesResourceLock,
+		LeaseDuration:              ptrDuration(60 * time.Second),
+		RenewDeadline:              ptrDuration(50 * time.Second),
+	})
+	kingpin.FatalIfError(err, "cannot create controller manager")
+	kingpin.FatalIfError(apis.AddToScheme(mgr.GetScheme()), "cannot add simplyblock APIs to scheme")
+	kingpin.FatalIfError(apiextensionsv1.AddToScheme(mgr.GetScheme()), "cannot add CRD API to scheme")
+	kingpin.FatalIfError(mgr.AddHealthzCheck("ping", func(*http.Request) error { return nil }), "cannot add health check")
+	kingpin.FatalIfError(mgr.AddReadyzCheck("ping", func(*http.Request) error { return nil }), "cannot add ready check")
+
+	if *pprofAddr != "" {
+		go servePprof(*pprofAddr, log)
+	}
+
+	mrMetrics := managed.NewMRMetricRecorder()
+	stateMetrics := statemetrics.NewMRStateMetrics()
+	metrics.Registry.MustRegister(mrMetrics, stateMetrics)
+
+	o := controller.Options{
+		Logger:                  log,
+		MaxConcurrentReconciles: *maxReconcileRate,
+		PollInterval:            *pollInterval,
+		GlobalRateLimiter:       ratelimiter.NewGlobal(*maxReconcileRate),
+		Features:                &feature.Flags{},
+		MetricOptions: &controller.MetricOptions{
+			PollStateMetricInterval: *pollStateMetric,
+			MRMetrics:               mrMetrics,
+			MRStateMetrics:          stateMetrics,
+		},
+	}
+	if *enableManagementPolicies {
+		o.Features.Enable(feature.EnableBetaManagementPolicies)
+	}
+
+	if *safeStart && canWatchCRDs(context.Background(), cfg, log) {
+		o.Gate = new(gate.Gate[schema.GroupVersionKind])
+		kingpin.FatalIfError(customresourcesgate.Setup(mgr, o), "cannot set up the CRD gate")
+		kingpin.FatalIfError(simplyblockcontroller.SetupGated(mgr, o), "cannot set up gated simplyblock controllers")
+	} else {
+		kingpin.FatalIfError(simplyblockcontroller.Setup(mgr, o), "cannot set up simplyblock controllers")
+	}
+	kingpin.FatalIfError(mgr.Start(ctrl.SetupSignalHandler()), "cannot start controller manager")
+}
+
+// canWatchCRDs reports whether the provider's RBAC lets it list and watch
+// CustomResourceDefinitions, which safe-start needs. Without it the provider
+// falls back to starting every controller at once, as before safe-start.
+func canWatchCRDs(ctx context.Context, cfg *rest.Config, log logging.Logger) bool {
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		log.Info("Cannot check RBAC for safe-start; starting all controllers", "error", err)
+		return false
+	}
+	for _, verb := range []string{"list", "watch"} {
+		review := &authv1.SelfSubjectAccessReview{Spec: authv1.SelfSubjectAccessReviewSpec{
+			ResourceAttributes: &authv1.ResourceAttributes{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions", Verb: verb},
+		}}
+		got, err := cs.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, review, metav1.CreateOptions{})
+		if err != nil || !got.Status.Allowed {
+			log.Info("Provider may not "+verb+" CRDs; safe-start disabled, starting all controllers", "error", err)
+			return false
+		}
+	}
+	return true
+}
+
+func servePprof(addr string, log logging.Logger) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("Serving pprof", "address", addr)
+	if err := srv.ListenAndServe(); err != nil {
+		log.Info("pprof server stopped", "error", err)
+	}
+}
+
+func ptrDuration(d time.Duration) *time.Duration { return &d }

@@ -1,0 +1,208 @@
+package storagenode
+
+import (
+	"context"
+	"net"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/pkg/errors"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+)
+
+// AnnotationAddTask records the id of the node_add task that Create queued.
+const AnnotationAddTask = "simplyblock.m.crossplane.io/node-add-task"
+
+// transitionPollInterval is how often a node in transition is observed.
+const transitionPollInterval = 2 * time.Second
+
+const (
+	errNoClusterID = "clusterId is not set: set it, or clusterIdRef/clusterIdSelector to a StorageCluster that has been created"
+	errListNodes   = "cannot list storage nodes"
+	errGetNode     = "cannot get storage node"
+	errGetTask     = "cannot get node_add task %s"
+	errAddFailed   = "the backend's node_add task %s ended without adding the node: %s; " +
+		"fix the cause, then delete this StorageNode and create it again to retry"
+	errAddNode      = "cannot add storage node"
+	errMayHaveAdded = "the add may have reached the backend; the provider adopts the node at %s if it appears"
+	errDeleteNode   = "cannot remove storage node"
+	errRemoved      = "the node was removed in the backend; delete this StorageNode (the provider does not re-add removed nodes)"
+	nodeAddSuccess  = "Node add result: Success"
+)
+
+// An external observes and changes one storage node.
+type external struct {
+	api simplyblock.API
+}
+
+// Observe reports the node. Before the node record exists it reports the
+// node_add task: an open task means the node exists-in-progress (so Create
+// is never repeated); a task that ended without a node is an error naming
+// the backend's result.
+func (e *external) Observe(ctx context.Context, cr *v1alpha1.StorageNode) (managed.ExternalObservation, error) {
+	clusterID := cr.Spec.ForProvider.ClusterID
+	if clusterID == "" {
+		return managed.ExternalObservation{}, errors.New(errNoClusterID)
+	}
+	if addTaskPending(cr) {
+		if err := e.observeAddTask(ctx, cr, clusterID); err != nil {
+			return managed.ExternalObservation{}, err
+		}
+	}
+
+	node, err := e.currentNode(ctx, cr, clusterID)
+	if err != nil {
+		return managed.ExternalObservation{}, err
+	}
+	if node == nil || node.Status == simplyblock.NodeInCreation && addFailed(cr) {
+		// A failed add can leave a stale in_creation record behind.
+		return e.observeWithoutRecord(cr)
+	}
+	adopted := meta.GetExternalName(cr) != node.ID
+	meta.SetExternalName(cr, node.ID)
+	cr.Status.AtProvider = observe(cr.Status.AtProvider, node)
+
+	if simplyblock.NodeStatus(node.Status) == simplyblock.NodeRemoved {
+		if meta.WasDeleted(cr) {
+			return managed.ExternalObservation{ResourceExists: false}, nil
+		}
+		cr.SetConditions(unavailable(errRemoved))
+		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: adopted}, nil
+	}
+	cr.SetConditions(availability(node.Status))
+	// Every creation parameter is immutable at admission; the delete flags
+	// are only read by Delete. There is nothing to update.
+	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: adopted}, nil
+}
+
+// observeWithoutRecord decides existence while no node record exists.
+func (e *external) observeWithoutRecord(cr *v1alpha1.StorageNode) (managed.ExternalObservation, error) {
+	task := cr.Status.AtProvider.AddTask
+	switch {
+	case cr.GetAnnotations()[AnnotationAddTask] == "" || meta.WasDeleted(cr):
+		// Never added (or being deleted with nothing to remove).
+		return managed.ExternalObservation{ResourceExists: false}, nil
+	case addFailed(cr):
+		return managed.ExternalObservation{}, errors.Errorf(errAddFailed, task.ID, task.Result)
+	default:
+		// The add is in progress: the node exists as far as the reconciler
+		// is concerned, so Create is not called again.
+		cr.SetConditions(creating(task))
+		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
+	}
+}
+
+// observeAddTask refreshes atProvider.addTask from the backend.
+func (e *external) observeAddTask(ctx context.Context, cr *v1alpha1.StorageNode, clusterID string) error {
+	taskID := cr.GetAnnotations()[AnnotationAddTask]
+	if taskID == "" {
+		return nil
+	}
+	t, err := e.api.GetTask(ctx, clusterID, taskID)
+	if err != nil {
+		return errors.Wrapf(err, errGetTask, taskID)
+	}
+	cr.Status.AtProvider.AddTask = &v1alpha1.NodeAddTask{
+		ID: t.ID, Status: string(t.Status), Retry: t.Retry, MaxRetry: t.MaxRetry, Result: t.FunctionResult,
+	}
+	return nil
+}
+
+// currentNode returns the node record this resource manages: the one named
+// by the external name, or else the one at the node's management address
+// (the record appears after the add task, and an add retry may replace it
+// with a new UUID). Removed records are only matched by external name.
+func (e *external) currentNode(ctx context.Context, cr *v1alpha1.StorageNode, clusterID string) (*simplyblock.StorageNodeDTO, error) {
+	if id := meta.GetExternalName(cr); id != "" {
+		n, err := e.api.GetStorageNode(ctx, clusterID, id)
+		if err == nil {
+			return n, nil
+		}
+		if !simplyblock.IsNotFound(err) {
+			return nil, errors.Wrap(err, errGetNode)
+		}
+	}
+	nodes, err := e.api.ListStorageNodes(ctx, clusterID)
+	if err != nil {
+		return nil, errors.Wrap(err, errListNodes)
+	}
+	host := managementIP(cr.Spec.ForProvider.NodeAddress)
+	for i := range nodes {
+		if nodes[i].MgmtIP == host && nodes[i].Status != simplyblock.NodeRemoved {
+			return &nodes[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// Create queues the node add and records the task id.
+func (e *external) Create(ctx context.Context, cr *v1alpha1.StorageNode) (managed.ExternalCreation, error) {
+	taskID, err := e.api.AddStorageNode(ctx, cr.Spec.ForProvider.ClusterID, nodeParams(cr.Spec.ForProvider))
+	if simplyblock.MayHaveTakenEffect(err) {
+		return managed.ExternalCreation{}, errors.Wrapf(errors.Wrap(err, errAddNode), errMayHaveAdded, cr.Spec.ForProvider.NodeAddress)
+	}
+	if err != nil {
+		return managed.ExternalCreation{}, errors.Wrap(err, errAddNode)
+	}
+	meta.AddAnnotations(cr, map[string]string{AnnotationAddTask: taskID})
+	return managed.ExternalCreation{}, nil
+}
+
+// Update does nothing: a node has no updatable parameters.
+func (e *external) Update(context.Context, *v1alpha1.StorageNode) (managed.ExternalUpdate, error) {
+	return managed.ExternalUpdate{}, nil
+}
+
+// Delete queues the node's removal. The backend answers 204 again while a
+// removal runs, so repeating it is safe; Observe reports the node gone once
+// its record is removed.
+func (e *external) Delete(ctx context.Context, cr *v1alpha1.StorageNode) (managed.ExternalDelete, error) {
+	id := meta.GetExternalName(cr)
+	if id == "" {
+		return managed.ExternalDelete{}, nil
+	}
+	err := e.api.DeleteStorageNode(ctx, cr.Spec.ForProvider.ClusterID, id, simplyblock.NodeDeleteOptions{
+		ForceRemove:  cr.Spec.ForProvider.ForceRemove,
+		ForceMigrate: cr.Spec.ForProvider.ForceMigrate,
+	})
+	if err == nil || simplyblock.IsNotFound(err) {
+		return managed.ExternalDelete{}, nil
+	}
+	return managed.ExternalDelete{}, errors.Wrap(err, errDeleteNode)
+}
+
+// Disconnect does nothing: the client holds no connection state.
+func (e *external) Disconnect(context.Context) error { return nil }
+
+// managementIP returns the host part of a node address such as
+// "10.0.0.10:5000", which the backend reports as the node's mgmt_ip.
+func managementIP(address string) string {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return address
+	}
+	return host
+}
+
+// addTaskPending reports whether Create queued a node_add task whose end
+// has not been observed yet.
+func addTaskPending(cr *v1alpha1.StorageNode) bool {
+	if cr.GetAnnotations()[AnnotationAddTask] == "" {
+		return false
+	}
+	t := cr.Status.AtProvider.AddTask
+	return t == nil || !taskFinished(t.Status)
+}
+
+// addFailed reports whether the node_add task ended without adding the node.
+func addFailed(cr *v1alpha1.StorageNode) bool {
+	t := cr.Status.AtProvider.AddTask
+	return t != nil && taskFinished(t.Status) && t.Result != nodeAddSuccess
+}
+
+func taskFinished(status string) bool {
+	return simplyblock.TaskStatus(status) == simplyblock.TaskDone
+}

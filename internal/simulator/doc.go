@@ -1,0 +1,65 @@
+// Package simulator is an in-process fake of the simplyblock control-plane
+// REST API v2 (the part the provider uses), faithful to the backend's
+// behaviour including its faults: cluster actions that answer 202 before
+// checking anything and fail silently afterwards, refusals answered with a
+// plain-text 500, the DTO-enum 500s (in_shrink, cluster_expand and
+// node_removal tasks), the 307 trailing-slash redirects, the auth order
+// (422 before 401), and the monitor that derives cluster statuses.
+//
+// # Time
+//
+// Every backend duration (activation passes, node restarts, task runner
+// polls, the 3 s monitor tick, the 30 s "online for" rule, watchdogs) runs
+// Options.Speed times faster than real time. Model timestamps are virtual.
+// Injected response delays (FaultDelay) are wall-clock, since they target
+// client timeouts.
+//
+// # Files
+//
+//	server.go           routing, 307 redirects, 404/405, auth and path validation
+//	errors.go           error body shapes; validate.go: 422 details
+//	clusters.go         clusters CRUD, logs, capacity
+//	cluster_actions.go  activate, expand, shutdown, start, update, rebalance, addreplication
+//	nodes.go            nodes read/create/delete, node_add, cluster_expand and node_removal runners
+//	node_actions.go     suspend, resume, shutdown, restart/start, promote, node_restart runner
+//	pools.go, tasks.go  pools (PUT quirks); tasks and migration runners
+//	monitor.go          the 3 s monitor: status derivation, watchdog, auto-activation, auto-restart
+//	faults.go           fault injection; journal.go: call journal; admin.go: admin endpoint
+//	seed.go, tls.go, clock.go, model.go, simulator.go
+//
+// # Admin endpoint
+//
+// Start serves a separate, unauthenticated admin listener (AdminURL):
+//
+//	GET    /journal      200 [{"method","path","query","status","time","duration_ns","dropped"}]
+//	DELETE /journal      204
+//	GET    /faults       200 [Fault]
+//	POST   /faults       Fault JSON -> 201 Fault (with "id"; "secret" for rotate_secret); 400 {"detail"}
+//	DELETE /faults       204 (disarm all)
+//	DELETE /faults/{id}  204, or 404
+//	GET    /state        200 {"clusters":[{"cluster":ClusterDTO,"nodes":[..],"tasks":[.. incl. hidden],
+//	                          "pools":[..],"activated_node_ids":[..]|null,"events":["..."]}]}
+//	POST   /seed         {"name","nodes","status":"unready|active","node_status","node_address_prefix","params"}
+//	                     -> 201 {"cluster_id","secret","node_ids":[..]}
+//
+// A Fault is a JSON object:
+//
+//	{"kind": "<FaultKind>",            required, see the FaultKind constants
+//	 "method": "POST",                 request selector (empty = any)
+//	 "path": "/clusters/*/activate",   path.Match pattern, full path or below /api/v2 (empty = any)
+//	 "count": 1,                       uses before it disarms (0 = until removed)
+//	 "status": 503, "body": "...", "content_type": "...",   fail / random
+//	 "probability": 0.2,               random
+//	 "delay": "35s", "before": false,  delay (wall clock; after applying unless before)
+//	 "cluster_id": "..", "node_id": "..", "node_address": "10.0.0.20:5000", "pool_id": "..",
+//	 "node_index": 2,                  start_abort (1-based, DB order)
+//	 "after": "90s",                   activation_failure (time into the run), node_outage (duration); backend time
+//	 "node_status": "unreachable",     node_outage
+//	 "target": "cluster"|"tasks",      dto_enum_500
+//	 "utilization": 95}                utilization
+//
+// Examples: {"kind":"fail","method":"POST","path":"/clusters/*/activate","count":2,"status":503};
+// {"kind":"drop","method":"POST","path":"/clusters/*/start","count":1};
+// {"kind":"start_abort","cluster_id":"…","node_index":2};
+// {"kind":"node_outage","node_id":"…","node_status":"offline","after":"120s"}.
+package simulator

@@ -1,0 +1,474 @@
+package simulator
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+)
+
+// Storage nodes: read, create (node_add task) and delete (node_removal
+// task), backend-behaviour.md §4.1-4.3.
+
+const (
+	taskPoll            = 10 * time.Second // task runners poll every 10 s
+	nodeAddMaxRetry     = 11
+	nodeAddMin          = 60 * time.Second // in_creation lasts 1-10 min
+	nodeAddMax          = 600 * time.Second
+	migrationMin        = 60 * time.Second
+	migrationMax        = 600 * time.Second
+	removalMigrateMin   = 60 * time.Second
+	removalMigrateMax   = 300 * time.Second
+	nodeAddSuccess      = "Node add result: Success"
+	maxRetryReached     = "max retry reached"
+	nodeBackOnline      = "canceled: node back online"
+	restartClaimTTL     = 180 * time.Second
+	inShutdownReconcile = 120 * time.Second
+)
+
+// lookupNodeLocked resolves {storage_node_id} of the request's cluster,
+// writing the backend's 404 (quoted when unknown, unquoted when it belongs
+// to another cluster).
+func (s *Simulator) lookupNodeLocked(req *request) *nodeState {
+	id := req.params["storage_node_id"]
+	n := s.m.node(id)
+	if n == nil {
+		writeNotFoundQuoted(req.w, "StorageNode", id)
+		return nil
+	}
+	if n.clusterID != req.params["cluster_id"] {
+		writeNotFoundOtherCluster(req.w, "StorageNode", id)
+		return nil
+	}
+	return n
+}
+
+// GET /storage-nodes/: all records, including removed ones.
+func (s *Simulator) listNodes(req *request) {
+	writeJSON(req.w, http.StatusOK, s.Nodes(req.params["cluster_id"]))
+}
+
+// GET /storage-nodes/{id}/
+func (s *Simulator) getNode(req *request) {
+	s.mu.Lock()
+	n := s.lookupNodeLocked(req)
+	if n == nil {
+		s.mu.Unlock()
+		return
+	}
+	dto := n.dto(s.clk.now())
+	s.mu.Unlock()
+	writeJSON(req.w, http.StatusOK, dto)
+}
+
+// POST /storage-nodes/: only queues a node_add task. The default
+// response-format is identifier: the task id as a JSON string.
+func (s *Simulator) createNode(req *request) {
+	var errs []valErr
+	format := responseFormat(req.r, "identifier", &errs)
+	p := sb.DefaultStorageNodeParams("", "")
+	raw, bodyErrs := decodeBody(req.r, &p, "node_address", "interface_name")
+	errs = append(errs, bodyErrs...)
+	if raw != nil && len(bodyErrs) == 0 {
+		if p.JmPercent < 0 {
+			errs = append(errs, errGreaterEqual("jm_percent", 0, p.JmPercent))
+		} else if p.JmPercent > 100 {
+			errs = append(errs, errLessEqual("jm_percent", 100, p.JmPercent))
+		}
+	}
+	if len(errs) > 0 {
+		writeValidation(req.w, errs)
+		return
+	}
+	cid := req.params["cluster_id"]
+	s.mu.Lock()
+	for _, t := range s.m.clusterTasks(cid) {
+		if t.fn == sb.TaskFunctionNodeAdd && t.status != sb.TaskDone && t.params["node_addr"] == p.NodeAddress {
+			s.mu.Unlock()
+			writeInternalError(req.w)
+			return
+		}
+	}
+	t := s.newTaskLocked(cid, "", sb.TaskFunctionNodeAdd, nodeAddMaxRetry, nodeAddParams(p))
+	t.running = true
+	dto := t.dto()
+	s.mu.Unlock()
+	s.spawn(func(_ ctxT) { s.runNodeAddTask(t.id) })
+	created(req.w, format, fmt.Sprintf("%s/clusters/%s/tasks/%s/", apiPrefix, cid, t.id), t.id, dto)
+}
+
+// nodeAddParams renders the add parameters the way the task stores them.
+func nodeAddParams(p sb.StorageNodeParams) map[string]any {
+	b, _ := json.Marshal(p)
+	m := map[string]any{}
+	_ = json.Unmarshal(b, &m)
+	delete(m, "node_address")
+	delete(m, "expand")
+	m["node_addr"] = p.NodeAddress
+	m["expansion"] = p.Expand
+	if v, ok := m["max_snapshots"]; ok {
+		m["max_snap"] = v
+	}
+	return m
+}
+
+// addOutcome is what add_node decides before doing any work.
+type addOutcome int
+
+const (
+	addProceed addOutcome = iota
+	addSkip               // the host's node is already online: success
+	addRefuse             // add_node returns False: the task retries
+)
+
+// addNodePrecheckLocked applies add_node's refusals (SNO:2627-3646).
+func (s *Simulator) addNodePrecheckLocked(c *clusterState, addr string, expand bool) (addOutcome, string) {
+	for _, n := range s.m.liveNodes(c.id) {
+		if n.address == addr && n.status == sb.NodeOnline {
+			return addSkip, ""
+		}
+	}
+	for _, n := range s.m.liveNodes(c.id) {
+		if n.address == addr && n.status != sb.NodeInCreation {
+			return addRefuse, fmt.Sprintf("host %s is already owned by node %s in state %s", addr, n.id, n.status)
+		}
+	}
+	if !expand {
+		if c.status == sb.ClusterActive || c.activatedNodeIDs != nil {
+			return addRefuse, "cluster is active or was activated: add nodes with expand"
+		}
+		return addProceed, ""
+	}
+	if c.status != sb.ClusterActive {
+		return addRefuse, fmt.Sprintf("cluster status is %s, expansion requires active", c.status)
+	}
+	for _, n := range s.m.liveNodes(c.id) {
+		if n.status != sb.NodeOnline && !(n.address == addr && n.status == sb.NodeInCreation) {
+			return addRefuse, fmt.Sprintf("node %s is %s", n.id, n.status)
+		}
+	}
+	for _, t := range s.m.clusterTasks(c.id) {
+		if t.status != sb.TaskDone && (isMigrationFn(t.fn) || t.fn == sb.TaskFunctionNodeRestart || t.fn == "fdb_backup") {
+			return addRefuse, fmt.Sprintf("open %s task %s", t.fn, t.id)
+		}
+	}
+	return addProceed, ""
+}
+
+// runNodeAddTask drives one node_add task: new -> running -> done, or
+// suspended with retries and backoff, ending "max retry reached".
+func (s *Simulator) runNodeAddTask(tid string) {
+	delay := taskPoll
+	for {
+		if !s.sleep(delay) {
+			return
+		}
+		s.mu.Lock()
+		t := s.m.task(tid)
+		var c *clusterState
+		if t != nil {
+			c = s.m.cluster(t.clusterID)
+		}
+		if t == nil || c == nil || t.status == sb.TaskDone {
+			s.mu.Unlock()
+			return
+		}
+		if c.status == sb.ClusterInActivation {
+			t.result = "Cluster is in_activation, waiting"
+			s.mu.Unlock()
+			delay = taskPoll
+			continue
+		}
+		t.status = sb.TaskRunning
+		t.result = ""
+		addr, _ := t.params["node_addr"].(string)
+		expand, _ := t.params["expansion"].(bool)
+		outcome, reason := s.addNodePrecheckLocked(c, addr, expand)
+		var nid string
+		var d time.Duration
+		var fail bool
+		if outcome == addProceed {
+			fail = s.faults.take(FaultNodeAddFailure, func(x *Fault) bool {
+				return (x.NodeAddress == "" || x.NodeAddress == addr) && (x.ClusterID == "" || x.ClusterID == c.id)
+			}) != nil
+			// A stale in_creation record of an earlier attempt is replaced,
+			// with a new UUID.
+			for _, n := range s.m.liveNodes(c.id) {
+				if n.address == addr && n.status == sb.NodeInCreation {
+					s.m.removeNode(n.id)
+				}
+			}
+			n := s.newNodeLocked(c.id, addr, t.params)
+			nid = n.id
+			d = s.randDurLocked(nodeAddMin, nodeAddMax)
+		}
+		s.mu.Unlock()
+
+		ok := false
+		switch outcome {
+		case addSkip:
+			ok = true
+		case addRefuse:
+			s.logf("node_add %s: add_node returned False: %s", tid, reason)
+		case addProceed:
+			if fail {
+				d /= 2
+			}
+			if !s.sleep(d) {
+				return
+			}
+			ok = !fail
+			if fail {
+				s.logf("node_add %s: add_node failed for %s (fault)", tid, addr)
+			}
+		}
+
+		s.mu.Lock()
+		t = s.m.task(tid)
+		if t == nil {
+			s.mu.Unlock()
+			return
+		}
+		if ok {
+			if n := s.m.node(nid); n != nil && n.status == sb.NodeInCreation {
+				n.autoRestartDisabled = false
+				s.setNodeStatusLocked(n, sb.NodeOnline)
+			}
+			t.status, t.result, t.running = sb.TaskDone, nodeAddSuccess, false
+			if expand && outcome == addProceed {
+				s.queueClusterExpandLocked(t.clusterID, nid)
+			}
+			s.mu.Unlock()
+			return
+		}
+		t.retry++
+		if t.retry >= t.maxRetry {
+			t.status, t.result, t.running = sb.TaskDone, maxRetryReached, false
+			s.mu.Unlock()
+			return
+		}
+		t.status = sb.TaskSuspended
+		t.result = "add_node failed, retrying"
+		delay = backoff(t.retry)
+		s.mu.Unlock()
+	}
+}
+
+// newNodeLocked creates an in_creation node record for a host address.
+func (s *Simulator) newNodeLocked(cid, addr string, params map[string]any) *nodeState {
+	host := addr
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		host = h
+	}
+	now := s.clk.now()
+	n := &nodeState{id: newID(), clusterID: cid, status: sb.NodeInCreation, address: addr, mgmtIP: host,
+		hostname: "sim-" + strings.ReplaceAll(host, ".", "-"), params: params, created: now, statusSince: now}
+	s.m.nodes = append(s.m.nodes, n)
+	if c := s.m.cluster(cid); c != nil {
+		s.addEventLocked(c, "StorageNode", n.id, "api", "Storage node created with status in_creation")
+	}
+	return n
+}
+
+// queueClusterExpandLocked queues the cluster_expand task that follows an
+// expand:true add. Only one expansion runs at a time.
+func (s *Simulator) queueClusterExpandLocked(cid, nid string) {
+	if t := s.m.openTask(cid, sb.TaskFunctionClusterExpand, ""); t != nil {
+		s.logf("cluster_expand: node %s will NOT be integrated while expansion %s runs, re-add it", nid, t.id)
+		return
+	}
+	t := s.newTaskLocked(cid, nid, sb.TaskFunctionClusterExpand, -1, map[string]any{"node_ids": []string{nid}})
+	t.running = true
+	s.spawn(func(_ ctxT) { s.runClusterExpandTask(t.id) })
+}
+
+// runClusterExpandTask: active -> in_expansion -> active, then
+// new_device_migration tasks. A cluster that is not active fails the
+// attempt ("... expansion requires active"), retried forever.
+func (s *Simulator) runClusterExpandTask(tid string) {
+	delay := taskPoll
+	for {
+		if !s.sleep(delay) {
+			return
+		}
+		s.mu.Lock()
+		t := s.m.task(tid)
+		if t == nil || t.status == sb.TaskDone {
+			s.mu.Unlock()
+			return
+		}
+		c := s.m.cluster(t.clusterID)
+		if c == nil {
+			s.mu.Unlock()
+			return
+		}
+		if c.status != sb.ClusterActive {
+			t.retry++
+			t.status = sb.TaskSuspended
+			t.result = fmt.Sprintf("cluster status is %s, expansion requires active", c.status)
+			delay = backoff(t.retry)
+			s.mu.Unlock()
+			continue
+		}
+		t.status = sb.TaskRunning
+		prev := c.status
+		s.setClusterStatusLocked(c, sb.ClusterInExpansion, "tasks_runner")
+		exc := s.faults.take(FaultExpansionException, clusterPred(c.id))
+		nid := t.nodeID
+		s.mu.Unlock()
+		if exc != nil {
+			s.logf("cluster_expand %s: exception (fault); cluster stuck in_expansion", tid)
+			return
+		}
+		if !s.expandNodes(t.clusterID, prev, []string{nid}, 1, "tasks_runner") {
+			return
+		}
+		s.mu.Lock()
+		if t := s.m.task(tid); t != nil {
+			t.status, t.result, t.running = sb.TaskDone, "Done", false
+			for _, n := range s.m.liveNodes(t.clusterID) {
+				if n.status == sb.NodeOnline {
+					m := s.newTaskLocked(t.clusterID, n.id, sb.TaskFunctionNewDeviceMigration, -1, map[string]any{})
+					m.running = true
+					s.spawn(func(_ ctxT) { s.runMigrationTask(m.id) })
+				}
+			}
+		}
+		s.mu.Unlock()
+		return
+	}
+}
+
+// DELETE /storage-nodes/{id}/?force_remove&force_migrate&force_delete:
+// synchronous checks (refusals are 500), then a node_removal task.
+func (s *Simulator) deleteNode(req *request) {
+	var errs []valErr
+	forceRemove := queryBool(req.r, "force_remove", &errs)
+	_ = queryBool(req.r, "force_migrate", &errs)
+	forceDelete := queryBool(req.r, "force_delete", &errs)
+	if len(errs) > 0 {
+		writeValidation(req.w, errs)
+		return
+	}
+	s.mu.Lock()
+	n := s.lookupNodeLocked(req)
+	if n == nil {
+		s.mu.Unlock()
+		return
+	}
+	refuse := func(reason string) {
+		s.mu.Unlock()
+		s.logf("remove node %s refused: %s", n.id, reason)
+		writeInternalError(req.w)
+	}
+	if n.status == sb.NodeRemoved {
+		refuse("node is already removed")
+		return
+	}
+	if s.m.openTask(n.clusterID, sb.TaskFunctionNodeRemoval, n.id) != nil {
+		s.mu.Unlock()
+		if forceDelete {
+			writeInternalError(req.w)
+			return
+		}
+		req.w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if n.status != sb.NodeOnline && n.status != sb.NodeSuspended {
+		refuse("node is not online or suspended")
+		return
+	}
+	c := s.m.cluster(n.clusterID)
+	othersOnline := 0
+	for _, o := range s.m.liveNodes(n.clusterID) {
+		if o.id == n.id {
+			continue
+		}
+		if o.status != sb.NodeOnline {
+			refuse("node " + o.id + " is not online")
+			return
+		}
+		if o.hasLVStore {
+			othersOnline++
+		}
+	}
+	if c.activatedNodeIDs != nil && n.hasLVStore && int64(othersOnline) < c.params.DistrNpcs+1 {
+		refuse("FTT check failed")
+		return
+	}
+	if n.lvols > 0 {
+		refuse("node has lvols")
+		return
+	}
+	if !forceRemove {
+		for _, t := range s.m.clusterTasks(n.clusterID) {
+			if t.nodeID == n.id && t.status != sb.TaskDone {
+				refuse("open task " + t.id + " on node")
+				return
+			}
+		}
+	}
+	t := s.newTaskLocked(n.clusterID, n.id, sb.TaskFunctionNodeRemoval, -1, map[string]any{"node_id": n.id})
+	t.running = true
+	s.mu.Unlock()
+	s.spawn(func(_ ctxT) { s.runNodeRemovalTask(t.id) })
+	if forceDelete {
+		// delete_storage_node needs status removed now, which it is not.
+		writeInternalError(req.w)
+		return
+	}
+	req.w.WriteHeader(http.StatusNoContent)
+}
+
+// runNodeRemovalTask: in_shutdown -> offline -> removed; the cluster is
+// in_shrink (GET answers 500) for the whole attempt.
+func (s *Simulator) runNodeRemovalTask(tid string) {
+	if !s.sleep(taskPoll) {
+		return
+	}
+	s.mu.Lock()
+	t := s.m.task(tid)
+	if t == nil {
+		s.mu.Unlock()
+		return
+	}
+	c, n := s.m.cluster(t.clusterID), s.m.node(t.nodeID)
+	if c == nil || n == nil {
+		t.status, t.running = sb.TaskDone, false
+		s.mu.Unlock()
+		return
+	}
+	t.status = sb.TaskRunning
+	prev := c.status
+	s.setClusterStatusLocked(c, sb.ClusterInShrink, "tasks_runner")
+	n.autoRestartDisabled = true
+	s.setNodeStatusLocked(n, sb.NodeInShutdown)
+	d1, d2 := s.randDurLocked(nodeKillMin, nodeKillMax), s.randDurLocked(removalMigrateMin, removalMigrateMax)
+	s.mu.Unlock()
+	if !s.sleep(d1) {
+		return
+	}
+	s.mu.Lock()
+	if n := s.m.node(t.nodeID); n != nil {
+		s.setNodeStatusLocked(n, sb.NodeOffline)
+	}
+	s.mu.Unlock()
+	if !s.sleep(d2) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n := s.m.node(t.nodeID); n != nil {
+		n.hasLVStore = false
+		n.secondaryNodeID = ""
+		s.setNodeStatusLocked(n, sb.NodeRemoved)
+	}
+	if c := s.m.cluster(t.clusterID); c != nil && c.status == sb.ClusterInShrink {
+		s.setClusterStatusLocked(c, prev, "tasks_runner")
+	}
+	t.status, t.result, t.running = sb.TaskDone, "Done", false
+}

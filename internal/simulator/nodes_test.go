@@ -1,0 +1,359 @@
+package simulator
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+)
+
+func addNode(t *testing.T, s *Simulator, cid, addr string, expand bool, query string) response {
+	t.Helper()
+	return call(t, s, adminToken, "POST", base(cid)+"/storage-nodes/"+query,
+		map[string]any{"node_address": addr, "interface_name": "eth0", "expand": expand})
+}
+
+func taskByID(s *Simulator, cid, id string) sb.TaskDTO {
+	for _, x := range s.Tasks(cid) {
+		if x.ID == id {
+			return x
+		}
+	}
+	return sb.TaskDTO{}
+}
+
+func TestNodeAdd(t *testing.T) {
+	t.Run("UnreadyCluster", func(t *testing.T) {
+		s := newSim(t)
+		cid, _, _ := s.Seed(SeedCluster{})
+		r := addNode(t, s, cid, "10.2.0.1:5000", false, "")
+		if r.status != 201 || !regexp.MustCompile(`^"[0-9a-f-]{36}"$`).Match(r.body) {
+			t.Fatalf("the default response-format is identifier: the task id as a JSON string; got %s", r)
+		}
+		tid := strings.Trim(string(r.body), `"`)
+		if got, want := r.header.Get("Location"), base(cid)+"/tasks/"+tid+"/"; got != want {
+			t.Errorf("Location points at the task: want %s, got %s", want, got)
+		}
+		if dup := addNode(t, s, cid, "10.2.0.1:5000", false, ""); dup.String() != "500 Internal Server Error" {
+			t.Errorf("a duplicate add while the task is open is a plain 500, got %s", dup)
+		}
+		eventually(t, "node record in_creation", func() bool {
+			n := s.Nodes(cid)
+			return len(n) == 1 && n[0].Status == sb.NodeInCreation
+		})
+		eventually(t, "task done", func() bool { return taskByID(s, cid, tid).Status == sb.TaskDone })
+		got := taskByID(s, cid, tid)
+		if got.FunctionResult != "Node add result: Success" || got.FunctionParams["node_addr"] != "10.2.0.1:5000" || got.FunctionParams["expansion"] != false {
+			t.Errorf("node_add task: %+v", got)
+		}
+		if n := s.Nodes(cid); len(n) != 1 || n[0].Status != sb.NodeOnline || n[0].MgmtIP != "10.2.0.1" {
+			t.Errorf("the node appears online with mgmt_ip from the address: %+v", n)
+		}
+		full := addNode(t, s, cid, "10.2.0.2:5000", false, "?response-format=full")
+		if task := decode[sb.TaskDTO](t, full); full.status != 201 || task.FunctionName != sb.TaskFunctionNodeAdd || *task.MaxRetry != 11 {
+			t.Errorf("response-format=full returns the TaskDTO, got %s", full)
+		}
+		if r := call(t, s, adminToken, "POST", base(cid)+"/storage-nodes/", map[string]any{"node_address": "x"}); r.status != 422 {
+			t.Errorf("interface_name is required, got %s", r)
+		}
+	})
+
+	t.Run("ExpandTrue", func(t *testing.T) {
+		s := newSim(t)
+		cid, _, _ := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive})
+		r := addNode(t, s, cid, "10.2.0.9:5000", true, "")
+		tid := strings.Trim(string(r.body), `"`)
+		eventually(t, "node_add done", func() bool { return taskByID(s, cid, tid).Status == sb.TaskDone })
+		waitCluster(t, s, cid, sb.ClusterInExpansion)
+		if got := call(t, s, adminToken, "GET", base(cid)+"/tasks/", nil); got.String() != "500 Internal Server Error" {
+			t.Errorf("a stored cluster_expand task makes the tasks list a 500, got %s", got)
+		}
+		waitCluster(t, s, cid, sb.ClusterActive)
+		eventually(t, "new_device_migration and is_re_balancing", func() bool {
+			c, _ := s.Cluster(cid)
+			return c.IsReBalancing && len(tasksOf(s, cid, sb.TaskFunctionNewDeviceMigration)) == 4
+		})
+		st := s.State()
+		if got := len(st.Clusters[0].ActivatedNodeIDs); got != 4 {
+			t.Errorf("the expanded node is activated: want 4 activated ids, got %d", got)
+		}
+	})
+
+	t.Run("RetriesReplaceRecord", func(t *testing.T) {
+		s := newSim(t)
+		cid, _, _ := s.Seed(SeedCluster{})
+		s.Faults().MustAdd(Fault{Kind: FaultNodeAddFailure, NodeAddress: "10.2.0.5:5000", Count: 2})
+		tid := strings.Trim(string(addNode(t, s, cid, "10.2.0.5:5000", false, "").body), `"`)
+		seen := map[string]bool{}
+		sawSuspended := false
+		eventually(t, "task done", func() bool {
+			for _, n := range s.Nodes(cid) {
+				seen[n.ID] = true
+			}
+			task := taskByID(s, cid, tid)
+			sawSuspended = sawSuspended || task.Status == sb.TaskSuspended
+			return task.Status == sb.TaskDone
+		})
+		task := taskByID(s, cid, tid)
+		if task.Retry != 2 || task.FunctionResult != "Node add result: Success" || !sawSuspended {
+			t.Errorf("two failed attempts: suspended, retry 2, then success; got %+v (suspended seen: %v)", task, sawSuspended)
+		}
+		if n := s.Nodes(cid); len(n) != 1 || len(seen) != 3 {
+			t.Errorf("each attempt replaces the in_creation record with a new UUID: want 1 record, 3 ids seen; got %d records, %d ids", len(n), len(seen))
+		}
+	})
+
+	t.Run("MaxRetryReached", func(t *testing.T) {
+		s := New(Options{Speed: 50000, AdminTokens: []string{adminToken}})
+		if err := s.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		cid, _, _ := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive})
+		tid := strings.Trim(string(addNode(t, s, cid, "10.2.0.7:5000", false, "").body), `"`)
+		eventually(t, "task done", func() bool { return taskByID(s, cid, tid).Status == sb.TaskDone })
+		task := taskByID(s, cid, tid)
+		if diff := cmp.Diff([]any{int64(11), "max retry reached", 3}, []any{task.Retry, task.FunctionResult, len(s.Nodes(cid))}); diff != "" {
+			t.Errorf("expand:false on an active cluster is refused 11 times, no record: -want, +got:\n%s", diff)
+		}
+	})
+}
+
+func TestNodeDelete(t *testing.T) {
+	s := newSim(t)
+	cid, _, nodes := s.Seed(SeedCluster{Nodes: 4, Status: sb.ClusterActive})
+	other, _, otherNodes := s.Seed(SeedCluster{Nodes: 1})
+	cases := map[string]struct {
+		reason string
+		path   string
+		want   string
+	}{
+		"UnknownNode":      {"Unknown ids: quoted 404.", nodePath(cid, "00000000-0000-0000-0000-000000000001") + "/", `404 {"detail":"'StorageNode 00000000-0000-0000-0000-000000000001 not found'"}`},
+		"OtherCluster":     {"Another cluster's node: unquoted 404.", nodePath(cid, otherNodes[0]) + "/", `404 {"detail":"StorageNode ` + otherNodes[0] + ` not found"}`},
+		"BadFlag":          {"Query flags are booleans.", nodePath(cid, nodes[3]) + "/?force_remove=maybe", `422 {"detail":[{"type":"bool_parsing","loc":["query","force_remove"],"msg":"Input should be a valid boolean, unable to interpret input","input":"maybe"}]}`},
+		"ForceDeleteQueue": {"force_delete needs removed now: 500, although the removal was queued.", nodePath(cid, nodes[3]) + "/?force_delete=true", `500 Internal Server Error`},
+		"AgainWhileRuns":   {"While the removal runs a second delete is 204 again.", nodePath(cid, nodes[3]) + "/", `204 `},
+	}
+	for _, name := range []string{"UnknownNode", "OtherCluster", "BadFlag", "ForceDeleteQueue", "AgainWhileRuns"} {
+		tc := cases[name]
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, call(t, s, adminToken, "DELETE", tc.path, nil).String()); diff != "" {
+				t.Errorf("\n%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+	_ = other
+	eventually(t, "in_shrink", func() bool { return clusterStatus(s, cid) == sb.ClusterInShrink })
+	if got := call(t, s, adminToken, "GET", base(cid)+"/", nil).String(); got != "500 Internal Server Error" {
+		t.Errorf("GET cluster is a 500 while in_shrink, got %s", got)
+	}
+	if got := call(t, s, adminToken, "GET", "/api/v2/clusters/", nil).status; got != 500 {
+		t.Errorf("GET /clusters/ is a 500 while any cluster is in_shrink, got %d", got)
+	}
+	waitNode(t, s, cid, nodes[3], sb.NodeRemoved)
+	waitCluster(t, s, cid, sb.ClusterActive)
+	if got := call(t, s, adminToken, "GET", base(cid)+"/tasks/", nil).status; got != 500 {
+		t.Errorf("a stored node_removal task makes the tasks list a 500, got %d", got)
+	}
+	if got := call(t, s, adminToken, "DELETE", nodePath(cid, nodes[3])+"/", nil).String(); got != "500 Internal Server Error" {
+		t.Errorf("deleting a removed node is a 500, got %s", got)
+	}
+	if got := len(s.Nodes(cid)); got != 4 {
+		t.Errorf("the removed record stays: want 4, got %d", got)
+	}
+	if got := call(t, s, adminToken, "DELETE", base(cid)+"/", nil).status; got != 409 {
+		t.Errorf("a removed node still blocks the cluster delete, got %d", got)
+	}
+
+	refusals := map[string]struct {
+		reason  string
+		prepare func()
+		node    string
+	}{
+		"NotOnline": {"A node that is not online or suspended cannot be removed.", func() { setNode(s, nodes[2], sb.NodeOffline) }, nodes[2]},
+		"PeerDown":  {"Another node that is not online blocks removals.", func() { setNode(s, nodes[2], sb.NodeOffline) }, nodes[1]},
+	}
+	for name, tc := range refusals {
+		t.Run(name, func(t *testing.T) {
+			tc.prepare()
+			if got := call(t, s, adminToken, "DELETE", nodePath(cid, tc.node)+"/", nil).String(); got != "500 Internal Server Error" {
+				t.Errorf("\n%s\nwant a plain 500, got %s", tc.reason, got)
+			}
+		})
+	}
+}
+
+// setNode forces a node status (deliberately, so the monitor leaves it).
+func setNode(s *Simulator, nid string, st sb.NodeStatus) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.m.node(nid)
+	n.autoRestartDisabled = true
+	s.setNodeStatusLocked(n, st)
+}
+
+func TestSuspendResume(t *testing.T) {
+	s := newSim(t)
+	cid, _, nodes := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive})
+	p := nodePath(cid, nodes[0])
+	steps := []struct {
+		reason string
+		action string
+		want   string
+		status sb.NodeStatus
+	}{
+		{"Suspend an online node.", "/suspend", "204 ", sb.NodeSuspended},
+		{"A second suspend is a 500.", "/suspend?force=true", "500 Internal Server Error", sb.NodeSuspended},
+		{"Resume a suspended node.", "/resume", "204 ", sb.NodeOnline},
+		{"A second resume is a 500.", "/resume", "500 Internal Server Error", sb.NodeOnline},
+	}
+	for _, st := range steps {
+		if diff := cmp.Diff(st.want, call(t, s, adminToken, "POST", p+st.action, nil).String()); diff != "" {
+			t.Errorf("\n%s\n-want, +got:\n%s", st.reason, diff)
+		}
+		if got := nodeByID(s, cid, nodes[0]).Status; got != st.status {
+			t.Errorf("\n%s\nnode: want %s, got %s", st.reason, st.status, got)
+		}
+	}
+}
+
+func TestNodeShutdown(t *testing.T) {
+	cases := map[string]struct {
+		reason  string
+		prepare func(s *Simulator, cid string, nodes []string)
+		query   string
+		want    string // response
+		final   sb.NodeStatus
+	}{
+		"Graceful": {
+			reason: "A graceful shutdown of an online node: 202, in_shutdown, offline; the cluster degrades.",
+			want:   "202 ", final: sb.NodeOffline,
+		},
+		"GracefulOffline": {
+			reason:  "A graceful shutdown of an offline node is a 409 with the reason.",
+			prepare: func(s *Simulator, cid string, n []string) { setNode(s, n[0], sb.NodeOffline) },
+			want:    `409 {"detail":"Node is in offline state; only online/suspended/down can be gracefully shut down. Use --force."}`,
+			final:   sb.NodeOffline,
+		},
+		"PeerRestarting": {
+			reason:  "A peer in_restart blocks a graceful shutdown with a 409.",
+			prepare: func(s *Simulator, cid string, n []string) { setNode(s, n[1], sb.NodeInRestart) },
+			want:    `409 {"detail":"Node {1} is restarting in this cluster, cannot shutdown {0} concurrently"}`,
+			final:   sb.NodeOnline,
+		},
+		"FTT": {
+			reason: "The FTT check refuses with a 500 when another node is already down (npcs=1).",
+			prepare: func(s *Simulator, cid string, n []string) {
+				setNode(s, n[1], sb.NodeOffline)
+			},
+			want: "500 Internal Server Error", final: sb.NodeOnline,
+		},
+		"ForceOffline": {
+			reason:  "force accepts any status.",
+			prepare: func(s *Simulator, cid string, n []string) { setNode(s, n[0], sb.NodeOffline) },
+			query:   "?force=true", want: "202 ", final: sb.NodeOffline,
+		},
+		"InExpansionSilent": {
+			reason: "While in_expansion a graceful shutdown is refused silently after its 202.",
+			prepare: func(s *Simulator, cid string, n []string) {
+				s.Faults().MustAdd(Fault{Kind: FaultStickInExpansion, ClusterID: cid})
+			},
+			want: "202 ", final: sb.NodeOnline,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := newSim(t)
+			cid, _, nodes := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive})
+			if tc.prepare != nil {
+				tc.prepare(s, cid, nodes)
+			}
+			want := strings.NewReplacer("{0}", nodes[0], "{1}", nodes[1]).Replace(tc.want)
+			if diff := cmp.Diff(want, call(t, s, adminToken, "POST", nodePath(cid, nodes[0])+"/shutdown"+tc.query, nil).String()); diff != "" {
+				t.Fatalf("\n%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+			time.Sleep(60 * time.Millisecond)
+			waitNode(t, s, cid, nodes[0], tc.final)
+			if name == "Graceful" {
+				waitCluster(t, s, cid, sb.ClusterDegraded)
+			}
+		})
+	}
+}
+
+func TestNodeRestart(t *testing.T) {
+	cases := map[string]struct {
+		reason   string
+		body     any
+		fault    bool
+		offline  bool
+		want     string
+		final    sb.NodeStatus
+		task     bool
+		retry    int64
+		inRestrt bool
+	}{
+		"OfflineNode": {
+			reason: "An offline node goes in_restart -> online; the node_restart task ends done+canceled.",
+			body:   map[string]any{}, offline: true, want: "202 ", final: sb.NodeOnline, task: true, inRestrt: true,
+		},
+		"MissingBody": {
+			reason: "The body is required ({} for defaults).",
+			body:   nil, offline: true, want: `422 {"detail":[{"type":"missing","loc":["body"],"msg":"Field required","input":null}]}`, final: sb.NodeOffline,
+		},
+		"OnlineWithoutForce": {
+			reason: "Without force, restarting a node that is not offline is a silent no-op.",
+			body:   map[string]any{}, want: "202 ", final: sb.NodeOnline,
+		},
+		"StuckInRestart": {
+			reason: "A restart stuck in_restart goes offline after the 180 s claim TTL; the task runner retries it.",
+			body:   map[string]any{"force": false}, offline: true, fault: true, want: "202 ", final: sb.NodeOnline, task: true, retry: 1, inRestrt: true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := newSim(t)
+			cid, _, nodes := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive})
+			if tc.offline {
+				setNode(s, nodes[0], sb.NodeOffline)
+			}
+			if tc.fault {
+				s.Faults().MustAdd(Fault{Kind: FaultNodeStuckInRestart, NodeID: nodes[0], Count: 1})
+			}
+			path := "/restart"
+			if name == "StuckInRestart" {
+				path = "/start"
+			}
+			if diff := cmp.Diff(tc.want, call(t, s, adminToken, "POST", nodePath(cid, nodes[0])+path, tc.body).String()); diff != "" {
+				t.Fatalf("\n%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+			if tc.inRestrt {
+				waitNode(t, s, cid, nodes[0], sb.NodeInRestart)
+			}
+			time.Sleep(30 * time.Millisecond)
+			waitNode(t, s, cid, nodes[0], tc.final)
+			tasks := tasksOf(s, cid, sb.TaskFunctionNodeRestart)
+			if !tc.task {
+				if len(tasks) != 0 {
+					t.Errorf("\n%s\nno task expected, got %+v", tc.reason, tasks)
+				}
+				return
+			}
+			eventually(t, "task done", func() bool {
+				x := tasksOf(s, cid, sb.TaskFunctionNodeRestart)
+				return len(x) == 1 && x[0].Status == sb.TaskDone
+			})
+			got := tasksOf(s, cid, sb.TaskFunctionNodeRestart)[0]
+			if diff := cmp.Diff([]any{true, "canceled: node back online", tc.retry}, []any{got.Canceled, got.FunctionResult, got.Retry}); diff != "" {
+				t.Errorf("\n%s\ntask: -want, +got:\n%s", tc.reason, diff)
+			}
+			if len(tasksOf(s, cid, sb.TaskFunctionBalancingOnRestart)) != 1 {
+				t.Errorf("\n%s\na successful restart queues migration tasks", tc.reason)
+			}
+		})
+	}
+}

@@ -1,0 +1,109 @@
+package simulator
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+)
+
+// SeedCluster describes a cluster to create directly in the model, as if it
+// had been created (and, for active, activated) long ago.
+type SeedCluster struct {
+	// Name of the cluster; empty gives "sim-cluster-N".
+	Name string `json:"name,omitempty"`
+	// Nodes is the number of storage nodes.
+	Nodes int `json:"nodes,omitempty"`
+	// Status is unready (default) or active. Active clusters have all nodes
+	// activated (lvstores, secondaries).
+	Status sb.ClusterStatus `json:"status,omitempty"`
+	// NodeStatus is the nodes' status, default online.
+	NodeStatus sb.NodeStatus `json:"node_status,omitempty"`
+	// NodeAddressPrefix prefixes the nodes' IPv4 addresses, default
+	// "10.0.0."; node i gets <prefix><10+i> and address <ip>:5000.
+	NodeAddressPrefix string `json:"node_address_prefix,omitempty"`
+	// Params overrides the cluster parameters (default: the backend's
+	// defaults, 1+1 erasure coding, HA).
+	Params *sb.ClusterParams `json:"params,omitempty"`
+}
+
+// SeedResult is what Seed created.
+type SeedResult struct {
+	ClusterID string   `json:"cluster_id"`
+	Secret    string   `json:"secret"`
+	NodeIDs   []string `json:"node_ids"`
+}
+
+// Seed creates a cluster with nodes directly in the model and returns its
+// id, its secret and the node ids in database order.
+func (s *Simulator) Seed(sc SeedCluster) (clusterID, secret string, nodeIDs []string) {
+	r := s.seed(sc)
+	return r.ClusterID, r.Secret, r.NodeIDs
+}
+
+func (s *Simulator) seed(sc SeedCluster) SeedResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := sb.DefaultClusterParams()
+	if sc.Params != nil {
+		p = *sc.Params
+	}
+	if p.CapWarn == 0 {
+		p.CapWarn = 80
+	}
+	if p.CapCrit == 0 {
+		p.CapCrit = 90
+	}
+	if p.ProvCapWarn == 0 {
+		p.ProvCapWarn = 180
+	}
+	if p.ProvCapCrit == 0 {
+		p.ProvCapCrit = 190
+	}
+	if sc.Name == "" {
+		sc.Name = fmt.Sprintf("sim-cluster-%d", len(s.m.clusters)+1)
+	}
+	p.Name = sc.Name
+	status := sc.Status
+	if status == "" {
+		status = sb.ClusterUnready
+	}
+	nodeStatus := sc.NodeStatus
+	if nodeStatus == "" {
+		nodeStatus = sb.NodeOnline
+	}
+	prefix := sc.NodeAddressPrefix
+	if prefix == "" {
+		prefix = "10.0.0."
+	}
+	now := s.clk.now()
+	long := now.Add(-time.Hour)
+	c := &clusterState{id: newID(), name: sc.Name, status: status, params: p, secret: randomSecret(), created: long}
+	s.m.clusters = append(s.m.clusters, c)
+	s.addEventLocked(c, "Cluster", c.id, "seed", "Cluster created")
+	var ids []string
+	var nodes []*nodeState
+	for i := 0; i < sc.Nodes; i++ {
+		ip := fmt.Sprintf("%s%d", prefix, 10+i)
+		n := &nodeState{id: newID(), clusterID: c.id, status: nodeStatus, address: ip + ":5000", mgmtIP: ip,
+			hostname: "sim-" + strings.ReplaceAll(ip, ".", "-"), created: long, statusSince: long, onlineSince: long,
+			params: map[string]any{"node_addr": ip + ":5000", "iface_name": "eth0"}}
+		s.m.nodes = append(s.m.nodes, n)
+		nodes = append(nodes, n)
+		ids = append(ids, n.id)
+	}
+	if status != sb.ClusterUnready && status != sb.ClusterInActivation {
+		c.activatedNodeIDs = append([]string{}, ids...)
+		for i, n := range nodes {
+			n.hasLVStore = true
+			if p.HAType == "ha" && len(nodes) > 1 {
+				n.secondaryNodeID = nodes[(i+1)%len(nodes)].id
+			}
+		}
+	}
+	if status == sb.ClusterInActivation {
+		c.heartbeat, c.activationStart = now, now
+	}
+	return SeedResult{ClusterID: c.id, Secret: c.secret, NodeIDs: ids}
+}

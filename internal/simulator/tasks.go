@@ -1,0 +1,138 @@
+package simulator
+
+import (
+	"net/http"
+	"sort"
+
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+)
+
+// Tasks, backend-behaviour.md §6.
+
+// GET /tasks/: sorted by date, minus device_migration. Any stored task
+// whose function name is outside the DTO's Literal (cluster_expand,
+// node_removal, ...) makes the whole list a 500, for as long as it is kept.
+func (s *Simulator) listTasks(req *request) {
+	cid := req.params["cluster_id"]
+	s.mu.Lock()
+	fail := s.faults.enum500(cid, "tasks")
+	out := []sb.TaskDTO{}
+	tasks := append([]*taskState(nil), s.m.clusterTasks(cid)...)
+	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].date.Before(tasks[j].date) })
+	for _, t := range tasks {
+		if t.fn == sb.TaskFunctionDeviceMigration {
+			continue
+		}
+		if taskFnOutsideDTOEnum(t.fn) {
+			fail = true
+		}
+		out = append(out, t.dto())
+	}
+	s.mu.Unlock()
+	if fail {
+		writeInternalError(req.w)
+		return
+	}
+	writeJSON(req.w, http.StatusOK, out)
+}
+
+// GET /tasks/{id}/: another cluster's task is 404 "Task does not exist"; an
+// unknown id is a plain-text 500 (the DB getter raises KeyError).
+func (s *Simulator) getTask(req *request) {
+	s.mu.Lock()
+	t := s.m.task(req.params["task_id"])
+	if t == nil {
+		s.mu.Unlock()
+		writeInternalError(req.w)
+		return
+	}
+	if t.clusterID != req.params["cluster_id"] {
+		s.mu.Unlock()
+		writeDetail(req.w, http.StatusNotFound, "Task does not exist")
+		return
+	}
+	dto, bad := t.dto(), taskFnOutsideDTOEnum(t.fn)
+	s.mu.Unlock()
+	if bad {
+		writeInternalError(req.w)
+		return
+	}
+	writeJSON(req.w, http.StatusOK, dto)
+}
+
+// addMigrationTasksLocked queues a hidden device_migration task for the
+// node (deduplicated while open) under the cluster's balancing_on_restart
+// master (reused while open), as rebalance and a successful restart do.
+func (s *Simulator) addMigrationTasksLocked(cid, nodeID string) {
+	if s.m.openTask(cid, sb.TaskFunctionDeviceMigration, nodeID) != nil {
+		return
+	}
+	master := s.m.openTask(cid, sb.TaskFunctionBalancingOnRestart, "")
+	if master == nil {
+		master = s.newTaskLocked(cid, "", sb.TaskFunctionBalancingOnRestart, -1, map[string]any{})
+	}
+	sub := s.newTaskLocked(cid, nodeID, sb.TaskFunctionDeviceMigration, -1, map[string]any{"master_task_id": master.id})
+	sub.parentID = master.id
+	sub.running = true
+	s.updateMasterLocked(master.id)
+	s.spawn(func(_ ctxT) { s.runMigrationTask(sub.id) })
+}
+
+// runMigrationTask: new -> running (minutes) -> done.
+func (s *Simulator) runMigrationTask(tid string) {
+	if !s.sleep(taskPoll) {
+		return
+	}
+	s.mu.Lock()
+	t := s.m.task(tid)
+	if t == nil || t.status == sb.TaskDone {
+		s.mu.Unlock()
+		return
+	}
+	t.status = sb.TaskRunning
+	s.updateMasterLocked(t.parentID)
+	d := s.randDurLocked(migrationMin, migrationMax)
+	s.mu.Unlock()
+	if !s.sleep(d) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := s.m.task(tid); t != nil && t.status != sb.TaskDone {
+		t.status, t.result, t.running = sb.TaskDone, "Done", false
+		s.updateMasterLocked(t.parentID)
+	}
+}
+
+// updateMasterLocked derives a balancing master's status from its
+// subtasks: all done -> done, all new -> new, all suspended -> suspended,
+// otherwise running.
+func (s *Simulator) updateMasterLocked(masterID string) {
+	if masterID == "" {
+		return
+	}
+	m := s.m.task(masterID)
+	if m == nil {
+		return
+	}
+	counts := map[sb.TaskStatus]int{}
+	total := 0
+	for _, t := range s.m.tasks {
+		if t.parentID == masterID {
+			counts[t.status]++
+			total++
+		}
+	}
+	switch {
+	case total == 0:
+		return
+	case counts[sb.TaskDone] == total:
+		m.status, m.result = sb.TaskDone, "Done"
+	case counts[sb.TaskNew] == total:
+		m.status = sb.TaskNew
+	case counts[sb.TaskSuspended] == total:
+		m.status = sb.TaskSuspended
+	default:
+		m.status = sb.TaskRunning
+	}
+}
