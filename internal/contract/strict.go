@@ -156,7 +156,28 @@ func repairSpec(doc *openapi3.T) error {
 		}
 		item.Get.Parameters = append(item.Get.Parameters, &openapi3.ParameterRef{Value: p})
 	}
+	allowNullInUntypedProperties(doc)
 	return nil
+}
+
+// allowNullInUntypedProperties makes component-schema properties that declare
+// no type accept null, as JSON Schema 2020-12 (OpenAPI 3.1) says they do.
+// kin-openapi applies OpenAPI 3.0's nullable rule to them instead; the
+// backend's 422 bodies carry "input": null (ValidationError.input).
+func allowNullInUntypedProperties(doc *openapi3.T) {
+	for _, ref := range doc.Components.Schemas {
+		if ref == nil || ref.Value == nil {
+			continue
+		}
+		for _, prop := range ref.Value.Properties {
+			if prop != nil && prop.Ref == "" && prop.Value != nil && (prop.Value.Type == nil || len(*prop.Value.Type) == 0) &&
+				len(prop.Value.AnyOf) == 0 && len(prop.Value.OneOf) == 0 && len(prop.Value.AllOf) == 0 {
+				// Spelled out: kin-openapi's 2020-12 mode still reads null
+				// acceptance from the type list of an untyped schema.
+				prop.Value.Type = &openapi3.Types{"null", "boolean", "object", "array", "number", "string"}
+			}
+		}
+	}
 }
 
 // undeclaredQuery lists the query parameters op does not declare; the

@@ -48,7 +48,8 @@ func TestTransportFaults(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			s := newSim(t)
+			// Proxy-style 502/503 answers are outside the vendor spec on purpose.
+			s := newSim(t, func(o *Options) { o.Middleware = nil })
 			cid, _, _ := s.Seed(SeedCluster{})
 			s.Faults().MustAdd(tc.fault)
 			var got []string

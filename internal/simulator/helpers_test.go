@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/simplyblock/provider-simplyblock/internal/contract"
 	"io"
 	"net/http"
 	"testing"
@@ -20,7 +21,9 @@ const testSpeed = 1000
 // newSim starts a simulator for one test and closes it afterwards.
 func newSim(t *testing.T, mutate ...func(*Options)) *Simulator {
 	t.Helper()
-	opts := Options{Speed: testSpeed, AdminTokens: []string{adminToken}, Seed: 42}
+	// Every response the simulator writes in these tests is checked against
+	// the vendor OpenAPI spec (with the backend's documented deviations).
+	opts := Options{Speed: testSpeed, AdminTokens: []string{adminToken}, Seed: 42, Middleware: contract.Load(t).Middleware}
 	for _, m := range mutate {
 		m(&opts)
 	}
