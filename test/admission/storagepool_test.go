@@ -114,9 +114,15 @@ maxRwIops: 1000
 		wantErr string
 	}{
 		"RenameAndResizeAccepted": {
-			reason:   "The backend can rename a pool and change its size limits.",
+			reason:   "The backend can rename a pool and change its maximum size.",
 			manifest: initial,
-			patch:    "spec: {forProvider: {name: pool2, poolMax: 2048, volumeMaxSize: 1024}}",
+			patch:    "spec: {forProvider: {name: pool2, poolMax: 2048}}",
+		},
+		"VolumeMaxSizeImmutable": {
+			reason:   "The backend's pool update writes volume_max_size into the pool maximum, so it is fixed at creation.",
+			manifest: initial,
+			patch:    "spec: {forProvider: {volumeMaxSize: 1024}}",
+			wantErr:  "volumeMaxSize is immutable",
 		},
 		"RaiseQoSAccepted": {
 			reason:   "The backend can raise a QoS limit.",
