@@ -41,7 +41,7 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StorageCluster) (ma
 	id := meta.GetExternalName(cr)
 	adopted := false
 	if id == "" {
-		if meta.GetExternalCreatePending(cr).IsZero() {
+		if cr.GetAnnotations()[v1alpha1.AnnotationCreateOutcomeUnknown] == "" {
 			return managed.ExternalObservation{ResourceExists: false}, nil
 		}
 		found, err := e.findByName(ctx, cr.Spec.ForProvider.Name)
@@ -49,6 +49,7 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StorageCluster) (ma
 			return managed.ExternalObservation{ResourceExists: false}, err
 		}
 		meta.SetExternalName(cr, found)
+		meta.RemoveAnnotations(cr, v1alpha1.AnnotationCreateOutcomeUnknown)
 		id, adopted = found, true
 	}
 
@@ -90,8 +91,10 @@ func (e *external) findByName(ctx context.Context, name string) (string, error) 
 func (e *external) Create(ctx context.Context, cr *v1alpha1.StorageCluster) (managed.ExternalCreation, error) {
 	c, err := e.api.CreateCluster(ctx, clusterParams(cr.Spec.ForProvider))
 	if simplyblock.MayHaveTakenEffect(err) {
+		meta.AddAnnotations(cr, map[string]string{v1alpha1.AnnotationCreateOutcomeUnknown: "true"})
 		return managed.ExternalCreation{}, errors.Wrapf(errors.Wrap(err, errCreateCluster), errMayHaveCreated, cr.Spec.ForProvider.Name)
 	}
+	meta.RemoveAnnotations(cr, v1alpha1.AnnotationCreateOutcomeUnknown)
 	if err != nil {
 		return managed.ExternalCreation{}, errors.Wrap(err, errCreateCluster)
 	}

@@ -36,7 +36,22 @@ func withExternalName(n string) clusterModifier {
 	return func(cr *v1alpha1.StorageCluster) { meta.SetExternalName(cr, n) }
 }
 
-func withCreatePending() clusterModifier {
+func withCreateOutcomeUnknown() clusterModifier {
+	return func(cr *v1alpha1.StorageCluster) {
+		meta.SetExternalCreatePending(cr, testPending)
+		meta.AddAnnotations(cr, map[string]string{v1alpha1.AnnotationCreateOutcomeUnknown: "true"})
+	}
+}
+
+// withOutcomeUnknownMark is the annotation Create leaves after an ambiguous failure.
+func withOutcomeUnknownMark() clusterModifier {
+	return func(cr *v1alpha1.StorageCluster) {
+		meta.AddAnnotations(cr, map[string]string{v1alpha1.AnnotationCreateOutcomeUnknown: "true"})
+	}
+}
+
+// withCreateRefused is a resource whose create was definitely refused.
+func withCreateRefused() clusterModifier {
 	return func(cr *v1alpha1.StorageCluster) { meta.SetExternalCreatePending(cr, testPending) }
 }
 
@@ -181,7 +196,7 @@ func TestObserve(t *testing.T) {
 					return clusterDTO(), nil
 				},
 			}},
-			args: args{cr: cluster(withCreatePending())},
+			args: args{cr: cluster(withCreateOutcomeUnknown())},
 			want: want{
 				o: managed.ExternalObservation{
 					ResourceExists:          true,
@@ -189,7 +204,20 @@ func TestObserve(t *testing.T) {
 					ResourceLateInitialized: true,
 					ConnectionDetails:       details(testID),
 				},
-				cr: cluster(withCreatePending(), withExternalName(testID), withAtProvider(observation()), withConditions(xpv2.Available())),
+				cr: cluster(withCreateRefused(), withExternalName(testID), withAtProvider(observation()), withConditions(xpv2.Available())),
+			},
+		},
+		"CreateRefusedNeverAdopts": {
+			reason: "After a definite create refusal (e.g. 409, the name belongs to someone else's cluster) the cluster with that name is never adopted.",
+			fields: fields{api: &fake.MockClient{
+				MockListClusters: func(_ context.Context) ([]simplyblock.ClusterDTO, error) {
+					return []simplyblock.ClusterDTO{*clusterDTO()}, nil
+				},
+			}},
+			args: args{cr: cluster(withCreateRefused())},
+			want: want{
+				o:  managed.ExternalObservation{ResourceExists: false},
+				cr: cluster(withCreateRefused()),
 			},
 		},
 		"CreateAnswerLostNothingCreated": {
@@ -200,10 +228,10 @@ func TestObserve(t *testing.T) {
 					return []simplyblock.ClusterDTO{*clusterDTO(withDTOID(testOtherID), withDTOName(&other))}, nil
 				},
 			}},
-			args: args{cr: cluster(withCreatePending())},
+			args: args{cr: cluster(withCreateOutcomeUnknown())},
 			want: want{
 				o:  managed.ExternalObservation{ResourceExists: false},
-				cr: cluster(withCreatePending()),
+				cr: cluster(withCreateOutcomeUnknown()),
 			},
 		},
 		"CreateAnswerLostListFailed": {
@@ -211,10 +239,10 @@ func TestObserve(t *testing.T) {
 			fields: fields{api: &fake.MockClient{
 				MockListClusters: func(_ context.Context) ([]simplyblock.ClusterDTO, error) { return nil, errServer },
 			}},
-			args: args{cr: cluster(withCreatePending())},
+			args: args{cr: cluster(withCreateOutcomeUnknown())},
 			want: want{
 				err: errors.Wrap(errServer, errListClusters),
-				cr:  cluster(withCreatePending()),
+				cr:  cluster(withCreateOutcomeUnknown()),
 			},
 		},
 		"NotFound": {
@@ -381,7 +409,7 @@ func TestCreate(t *testing.T) {
 			args: args{cr: cluster()},
 			want: want{
 				err:    errors.Wrapf(errors.Wrap(errLost, errCreateCluster), errMayHaveCreated, testName),
-				cr:     cluster(),
+				cr:     cluster(withOutcomeUnknownMark()),
 				params: &params,
 			},
 		},
@@ -396,7 +424,7 @@ func TestCreate(t *testing.T) {
 			want: want{
 				err: errors.Wrapf(errors.Wrap(&simplyblock.Error{Kind: simplyblock.KindInvalidResponse, Outcome: simplyblock.OutcomeAnswered, StatusCode: 201},
 					errCreateCluster), errMayHaveCreated, testName),
-				cr:     cluster(),
+				cr:     cluster(withOutcomeUnknownMark()),
 				params: &params,
 			},
 		},

@@ -121,19 +121,23 @@ func unavailable(msg string) xpv2.Condition {
 	return c
 }
 
-// inTransition reports whether the node is being added, changing state or
-// being removed, when it is worth observing more often.
+// inTransition reports whether the node is being added, is in a
+// transitional state or is being removed, when it is worth observing more
+// often. Settled states (online, offline, suspended, down, ...) are polled at
+// the configured interval.
 func inTransition(cr *v1alpha1.StorageNode) bool {
 	if addTaskPending(cr) {
 		return true
 	}
-	switch simplyblock.NodeStatus(cr.Status.AtProvider.Status) {
-	case simplyblock.NodeOnline, simplyblock.NodeRemoved:
-		return cr.GetDeletionTimestamp() != nil && cr.Status.AtProvider.Status != string(simplyblock.NodeRemoved)
-	case "":
-		return cr.GetAnnotations()[AnnotationAddTask] != ""
-	default:
+	status := simplyblock.NodeStatus(cr.Status.AtProvider.Status)
+	if cr.GetDeletionTimestamp() != nil {
+		return status != simplyblock.NodeRemoved
+	}
+	switch status {
+	case simplyblock.NodeInCreation, simplyblock.NodeInShutdown, simplyblock.NodeInRestart:
 		return true
+	default:
+		return false
 	}
 }
 

@@ -82,8 +82,13 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StorageNode) (manag
 func (e *external) observeWithoutRecord(cr *v1alpha1.StorageNode) (managed.ExternalObservation, error) {
 	task := cr.Status.AtProvider.AddTask
 	switch {
-	case cr.GetAnnotations()[AnnotationAddTask] == "" || meta.WasDeleted(cr):
-		// Never added (or being deleted with nothing to remove).
+	case cr.GetAnnotations()[AnnotationAddTask] == "":
+		// Never added.
+		return managed.ExternalObservation{ResourceExists: false}, nil
+	case meta.WasDeleted(cr) && !addTaskPending(cr):
+		// Being deleted with nothing to remove. While the add task is still
+		// open the node keeps existing, or the finalizer would go and the
+		// node the task adds would be leaked.
 		return managed.ExternalObservation{ResourceExists: false}, nil
 	case addFailed(cr):
 		return managed.ExternalObservation{}, errors.Errorf(errAddFailed, task.ID, task.Result)

@@ -36,7 +36,7 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StoragePool) (manag
 	id := meta.GetExternalName(cr)
 	adopted := false
 	if id == "" {
-		if meta.GetExternalCreatePending(cr).IsZero() {
+		if cr.GetAnnotations()[v1alpha1.AnnotationCreateOutcomeUnknown] == "" {
 			return managed.ExternalObservation{ResourceExists: false}, nil
 		}
 		found, err := e.findByName(ctx, clusterID, cr.Spec.ForProvider.Name)
@@ -44,6 +44,7 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StoragePool) (manag
 			return managed.ExternalObservation{ResourceExists: false}, err
 		}
 		meta.SetExternalName(cr, found)
+		meta.RemoveAnnotations(cr, v1alpha1.AnnotationCreateOutcomeUnknown)
 		id, adopted = found, true
 	}
 
@@ -80,8 +81,10 @@ func (e *external) findByName(ctx context.Context, clusterID, name string) (stri
 func (e *external) Create(ctx context.Context, cr *v1alpha1.StoragePool) (managed.ExternalCreation, error) {
 	p, err := e.api.CreateStoragePool(ctx, cr.Spec.ForProvider.ClusterID, poolParams(cr.Spec.ForProvider))
 	if simplyblock.MayHaveTakenEffect(err) {
+		meta.AddAnnotations(cr, map[string]string{v1alpha1.AnnotationCreateOutcomeUnknown: "true"})
 		return managed.ExternalCreation{}, errors.Wrapf(errors.Wrap(err, errCreatePool), errMayHaveCreated, cr.Spec.ForProvider.Name)
 	}
+	meta.RemoveAnnotations(cr, v1alpha1.AnnotationCreateOutcomeUnknown)
 	if err != nil {
 		return managed.ExternalCreation{}, errors.Wrap(err, errCreatePool)
 	}

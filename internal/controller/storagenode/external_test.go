@@ -1,0 +1,687 @@
+package storagenode
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/test"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/google/go-cmp/cmp"
+	"github.com/pkg/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock/fake"
+)
+
+var (
+	_ managed.TypedExternalClient[*v1alpha1.StorageNode]    = &external{}
+	_ managed.TypedExternalConnector[*v1alpha1.StorageNode] = &connector{}
+)
+
+const (
+	testClusterID = "c0000000-0000-4000-8000-000000000001"
+	testNodeID    = "n0000000-0000-4000-8000-000000000001"
+	testNewNodeID = "n0000000-0000-4000-8000-000000000002"
+	testTaskID    = "t0000000-0000-4000-8000-000000000001"
+	testAddress   = "10.0.0.10:5000"
+	testMgmtIP    = "10.0.0.10"
+	maxRetryMsg   = "max retry reached"
+)
+
+var (
+	errNotFound = &simplyblock.Error{Kind: simplyblock.KindNotFound, Outcome: simplyblock.OutcomeAnswered, StatusCode: 404,
+		Method: "GET", Path: "/api/v2/clusters/" + testClusterID + "/storage-nodes/" + testNodeID + "/", Message: "StorageNode not found"}
+	errServer = &simplyblock.Error{Kind: simplyblock.KindServerError, Outcome: simplyblock.OutcomeAnswered, StatusCode: 500,
+		Method: "GET", Path: "/api/v2/clusters/" + testClusterID + "/storage-nodes/", Message: "Internal Server Error"}
+	errRefused = &simplyblock.Error{Kind: simplyblock.KindServerError, Outcome: simplyblock.OutcomeAnswered, StatusCode: 500,
+		Method: "DELETE", Path: "/api/v2/clusters/" + testClusterID + "/storage-nodes/" + testNodeID + "/",
+		Message: "Node is not in online state"}
+	errLost = &simplyblock.Error{Kind: simplyblock.KindTransport, Outcome: simplyblock.OutcomeUnknown,
+		Method: "POST", Path: "/api/v2/clusters/" + testClusterID + "/storage-nodes/", Message: "request sent, outcome unknown: EOF"}
+	errValidation = &simplyblock.Error{Kind: simplyblock.KindValidation, Outcome: simplyblock.OutcomeAnswered, StatusCode: 422,
+		Method: "POST", Path: "/api/v2/clusters/" + testClusterID + "/storage-nodes/", Message: "body.interface_name: Field required"}
+)
+
+type nodeModifier func(*v1alpha1.StorageNode)
+
+func withClusterID(id string) nodeModifier {
+	return func(cr *v1alpha1.StorageNode) { cr.Spec.ForProvider.ClusterID = id }
+}
+
+func withExternalName(n string) nodeModifier {
+	return func(cr *v1alpha1.StorageNode) { meta.SetExternalName(cr, n) }
+}
+
+func withAddTaskAnnotation(id string) nodeModifier {
+	return func(cr *v1alpha1.StorageNode) { meta.AddAnnotations(cr, map[string]string{AnnotationAddTask: id}) }
+}
+
+func withAddTask(status simplyblock.TaskStatus, retry int64, result string) nodeModifier {
+	return func(cr *v1alpha1.StorageNode) {
+		cr.Status.AtProvider.AddTask = &v1alpha1.NodeAddTask{ID: testTaskID, Status: string(status), Retry: retry, Result: result}
+	}
+}
+
+func withDeleted() nodeModifier {
+	return func(cr *v1alpha1.StorageNode) {
+		now := metav1.NewTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+		cr.SetDeletionTimestamp(&now)
+	}
+}
+
+func withObserved(n *simplyblock.StorageNodeDTO) nodeModifier {
+	return func(cr *v1alpha1.StorageNode) { cr.Status.AtProvider = observe(cr.Status.AtProvider, n) }
+}
+
+func withAtProviderStatus(s simplyblock.NodeStatus) nodeModifier {
+	return func(cr *v1alpha1.StorageNode) { cr.Status.AtProvider.Status = string(s) }
+}
+
+func withConditions(c ...xpv2.Condition) nodeModifier {
+	return func(cr *v1alpha1.StorageNode) { cr.SetConditions(c...) }
+}
+
+func withForce(remove, migrate bool) nodeModifier {
+	return func(cr *v1alpha1.StorageNode) {
+		cr.Spec.ForProvider.ForceRemove = remove
+		cr.Spec.ForProvider.ForceMigrate = migrate
+	}
+}
+
+func storageNode(m ...nodeModifier) *v1alpha1.StorageNode {
+	cr := &v1alpha1.StorageNode{}
+	cr.SetName("node-1")
+	cr.SetNamespace("storage")
+	cr.Spec.ForProvider.ClusterID = testClusterID
+	cr.Spec.ForProvider.NodeAddress = testAddress
+	cr.Spec.ForProvider.InterfaceName = "eth0"
+	for _, f := range m {
+		f(cr)
+	}
+	return cr
+}
+
+type dtoModifier func(*simplyblock.StorageNodeDTO)
+
+func withNodeID(id string) dtoModifier {
+	return func(n *simplyblock.StorageNodeDTO) { n.ID = id }
+}
+
+func withNodeStatus(s simplyblock.NodeStatus) dtoModifier {
+	return func(n *simplyblock.StorageNodeDTO) { n.Status = s }
+}
+
+func withMgmtIP(ip string) dtoModifier {
+	return func(n *simplyblock.StorageNodeDTO) { n.MgmtIP = ip }
+}
+
+func nodeDTO(m ...dtoModifier) *simplyblock.StorageNodeDTO {
+	n := &simplyblock.StorageNodeDTO{
+		ID:        testNodeID,
+		ClusterID: testClusterID,
+		Status:    simplyblock.NodeOnline,
+		Hostname:  "worker-1",
+		MgmtIP:    testMgmtIP,
+		RPCPort:   8080,
+	}
+	for _, f := range m {
+		f(n)
+	}
+	return n
+}
+
+func task(status simplyblock.TaskStatus, retry int64, result string) *simplyblock.TaskDTO {
+	return &simplyblock.TaskDTO{
+		ID: testTaskID, ClusterID: testClusterID, Status: status, FunctionName: simplyblock.TaskFunctionNodeAdd,
+		Retry: retry, FunctionResult: result,
+	}
+}
+
+func getTask(t *simplyblock.TaskDTO) func(context.Context, string, string) (*simplyblock.TaskDTO, error) {
+	return func(_ context.Context, clusterID, taskID string) (*simplyblock.TaskDTO, error) {
+		if clusterID != testClusterID || taskID != testTaskID {
+			return nil, errors.Errorf("GetTask(%q, %q), want (%q, %q)", clusterID, taskID, testClusterID, testTaskID)
+		}
+		return t, nil
+	}
+}
+
+func listNodes(nodes ...*simplyblock.StorageNodeDTO) func(context.Context, string) ([]simplyblock.StorageNodeDTO, error) {
+	return func(_ context.Context, clusterID string) ([]simplyblock.StorageNodeDTO, error) {
+		if clusterID != testClusterID {
+			return nil, errors.Errorf("ListStorageNodes(%q), want %q", clusterID, testClusterID)
+		}
+		out := make([]simplyblock.StorageNodeDTO, 0, len(nodes))
+		for _, n := range nodes {
+			out = append(out, *n)
+		}
+		return out, nil
+	}
+}
+
+func getNode(n *simplyblock.StorageNodeDTO, err error) func(context.Context, string, string) (*simplyblock.StorageNodeDTO, error) {
+	return func(_ context.Context, clusterID, _ string) (*simplyblock.StorageNodeDTO, error) {
+		if clusterID != testClusterID {
+			return nil, errors.Errorf("GetStorageNode(%q, ...), want %q", clusterID, testClusterID)
+		}
+		return n, err
+	}
+}
+
+func creatingMsg(msg string) xpv2.Condition {
+	c := xpv2.Creating()
+	c.Message = msg
+	return c
+}
+
+func TestObserve(t *testing.T) {
+	type fields struct {
+		api simplyblock.API
+	}
+	type args struct {
+		cr *v1alpha1.StorageNode
+	}
+	type want struct {
+		o   managed.ExternalObservation
+		err error
+		cr  *v1alpha1.StorageNode
+	}
+
+	cases := map[string]struct {
+		reason string
+		fields fields
+		args   args
+		want   want
+	}{
+		"NoClusterID": {
+			reason: "A node without a clusterId cannot be observed; the error says how to set it.",
+			fields: fields{api: &fake.MockClient{}},
+			args:   args{cr: storageNode(withClusterID(""))},
+			want: want{
+				err: errors.New(errNoClusterID),
+				cr:  storageNode(withClusterID("")),
+			},
+		},
+		"NeverAdded": {
+			reason: "A node with no add task annotation and no record at its address does not exist.",
+			fields: fields{api: &fake.MockClient{
+				MockListStorageNodes: listNodes(nodeDTO(withMgmtIP("10.0.0.99"))),
+			}},
+			args: args{cr: storageNode()},
+			want: want{
+				o:  managed.ExternalObservation{ResourceExists: false},
+				cr: storageNode(),
+			},
+		},
+		"ListFailed": {
+			reason: "An error listing the nodes is returned wrapped.",
+			fields: fields{api: &fake.MockClient{
+				MockListStorageNodes: func(_ context.Context, _ string) ([]simplyblock.StorageNodeDTO, error) { return nil, errServer },
+			}},
+			args: args{cr: storageNode()},
+			want: want{
+				err: errors.Wrap(errServer, errListNodes),
+				cr:  storageNode(),
+			},
+		},
+		"AddTaskOpen": {
+			reason: "While the node_add task runs and no record exists, the node exists (so Create is not repeated) and the Creating condition shows the task's progress.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask:          getTask(task(simplyblock.TaskRunning, 2, "")),
+				MockListStorageNodes: listNodes(),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID))},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 2, ""),
+					withConditions(creatingMsg("node_add task "+testTaskID+" is running (retry 2)"))),
+			},
+		},
+		"AddTaskFetchFailed": {
+			reason: "An error reading the node_add task is returned naming the task.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask: func(_ context.Context, _, _ string) (*simplyblock.TaskDTO, error) { return nil, errServer },
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID))},
+			want: want{
+				err: errors.Wrapf(errServer, errGetTask, testTaskID),
+				cr:  storageNode(withAddTaskAnnotation(testTaskID)),
+			},
+		},
+		"RecordAppearedAdopted": {
+			reason: "Once the node record appears at the node's management address it is adopted: the external name is set and a late init persists it.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask:          getTask(task(simplyblock.TaskDone, 0, nodeAddSuccess)),
+				MockListStorageNodes: listNodes(nodeDTO(withNodeID("other"), withMgmtIP("10.0.0.11")), nodeDTO()),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 0, ""))},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: true},
+				cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 0, nodeAddSuccess),
+					withExternalName(testNodeID), withObserved(nodeDTO()), withConditions(xpv2.Available())),
+			},
+		},
+		"RecordInCreationWhileTaskOpen": {
+			reason: "A record still in_creation while the add task runs is adopted and reported as Creating.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask:          getTask(task(simplyblock.TaskRunning, 0, "")),
+				MockListStorageNodes: listNodes(nodeDTO(withNodeStatus(simplyblock.NodeInCreation))),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID))},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: true},
+				cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 0, ""),
+					withExternalName(testNodeID), withObserved(nodeDTO(withNodeStatus(simplyblock.NodeInCreation))),
+					withConditions(creatingMsg("node record is in_creation"))),
+			},
+		},
+		"RecordReplacedReadopted": {
+			reason: "When an add retry replaces the record with a new UUID (GET of the old one is 404), the new record at the same address is adopted.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask:        getTask(task(simplyblock.TaskRunning, 1, "")),
+				MockGetStorageNode: getNode(nil, errNotFound),
+				MockListStorageNodes: listNodes(
+					nodeDTO(withNodeStatus(simplyblock.NodeRemoved)),
+					nodeDTO(withNodeID(testNewNodeID), withNodeStatus(simplyblock.NodeInCreation)),
+				),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 0, ""),
+				withExternalName(testNodeID))},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: true},
+				cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 1, ""),
+					withExternalName(testNewNodeID),
+					withObserved(nodeDTO(withNodeID(testNewNodeID), withNodeStatus(simplyblock.NodeInCreation))),
+					withConditions(creatingMsg("node record is in_creation"))),
+			},
+		},
+		"Online": {
+			reason: "A settled online node is available; the finished add task is not read again.",
+			fields: fields{api: &fake.MockClient{
+				MockGetStorageNode: getNode(nodeDTO(), nil),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 0, nodeAddSuccess),
+				withExternalName(testNodeID))},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 0, nodeAddSuccess),
+					withExternalName(testNodeID), withObserved(nodeDTO()), withConditions(xpv2.Available())),
+			},
+		},
+		"Offline": {
+			reason: "An offline node is unavailable and the condition names the status.",
+			fields: fields{api: &fake.MockClient{
+				MockGetStorageNode: getNode(nodeDTO(withNodeStatus(simplyblock.NodeOffline)), nil),
+			}},
+			args: args{cr: storageNode(withExternalName(testNodeID))},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				cr: storageNode(withExternalName(testNodeID), withObserved(nodeDTO(withNodeStatus(simplyblock.NodeOffline))),
+					withConditions(unavailable("node status is offline"))),
+			},
+		},
+		"GetFailed": {
+			reason: "An error other than 404 reading the node is returned wrapped, not mistaken for absence.",
+			fields: fields{api: &fake.MockClient{
+				MockGetStorageNode: getNode(nil, errServer),
+			}},
+			args: args{cr: storageNode(withExternalName(testNodeID))},
+			want: want{
+				err: errors.Wrap(errServer, errGetNode),
+				cr:  storageNode(withExternalName(testNodeID)),
+			},
+		},
+		"AddTaskFailed": {
+			reason: "A node_add task that ended without a node is an error naming the backend's result.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask:          getTask(task(simplyblock.TaskDone, 3, maxRetryMsg)),
+				MockListStorageNodes: listNodes(),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 2, ""))},
+			want: want{
+				err: errors.Errorf(errAddFailed, testTaskID, maxRetryMsg),
+				cr:  storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 3, maxRetryMsg)),
+			},
+		},
+		"AddTaskFailedStaleRecord": {
+			reason: "A failed add that left a stale in_creation record is still an error naming the result; the record is not adopted.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask:          getTask(task(simplyblock.TaskDone, 3, maxRetryMsg)),
+				MockListStorageNodes: listNodes(nodeDTO(withNodeStatus(simplyblock.NodeInCreation))),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 2, ""))},
+			want: want{
+				err: errors.Errorf(errAddFailed, testTaskID, maxRetryMsg),
+				cr:  storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 3, maxRetryMsg)),
+			},
+		},
+		"AddTaskFailedStaleRecordAdopted": {
+			reason: "A failed add whose in_creation record was adopted while the task ran is still an error naming the result.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask:        getTask(task(simplyblock.TaskDone, 3, maxRetryMsg)),
+				MockGetStorageNode: getNode(nodeDTO(withNodeStatus(simplyblock.NodeInCreation)), nil),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 2, ""),
+				withExternalName(testNodeID))},
+			want: want{
+				err: errors.Errorf(errAddFailed, testTaskID, maxRetryMsg),
+				cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 3, maxRetryMsg),
+					withExternalName(testNodeID)),
+			},
+		},
+		"AddTaskFailedAlreadyObserved": {
+			reason: "A node_add task already observed as ended is not read again, and stays an error naming the result.",
+			fields: fields{api: &fake.MockClient{
+				MockListStorageNodes: listNodes(),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 3, maxRetryMsg))},
+			want: want{
+				err: errors.Errorf(errAddFailed, testTaskID, maxRetryMsg),
+				cr:  storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 3, maxRetryMsg)),
+			},
+		},
+		"AddTaskFailedWhileDeleting": {
+			reason: "A failed add leaves nothing the provider can remove, so a deleted resource does not exist.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask:          getTask(task(simplyblock.TaskDone, 3, maxRetryMsg)),
+				MockListStorageNodes: listNodes(),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID), withDeleted())},
+			want: want{
+				o:  managed.ExternalObservation{ResourceExists: false},
+				cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 3, maxRetryMsg), withDeleted()),
+			},
+		},
+		"AddTaskOpenWhileDeleting": {
+			reason: "While the node_add task runs a deleted resource keeps existing, or its finalizer goes and the node the task adds is leaked.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask:          getTask(task(simplyblock.TaskRunning, 0, "")),
+				MockListStorageNodes: listNodes(),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID), withDeleted())},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 0, ""), withDeleted(),
+					withConditions(creatingMsg("node_add task "+testTaskID+" is running"))),
+			},
+		},
+		"RemovedNotDeleting": {
+			reason: "A node removed in the backend while the resource is not being deleted still exists, unavailable, with advice to delete it.",
+			fields: fields{api: &fake.MockClient{
+				MockGetStorageNode: getNode(nodeDTO(withNodeStatus(simplyblock.NodeRemoved)), nil),
+			}},
+			args: args{cr: storageNode(withExternalName(testNodeID))},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				cr: storageNode(withExternalName(testNodeID), withObserved(nodeDTO(withNodeStatus(simplyblock.NodeRemoved))),
+					withConditions(unavailable(errRemoved))),
+			},
+		},
+		"RemovedWhileDeleting": {
+			reason: "A removed node of a resource being deleted no longer exists, so the finalizer can go.",
+			fields: fields{api: &fake.MockClient{
+				MockGetStorageNode: getNode(nodeDTO(withNodeStatus(simplyblock.NodeRemoved)), nil),
+			}},
+			args: args{cr: storageNode(withExternalName(testNodeID), withDeleted())},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: false},
+				cr: storageNode(withExternalName(testNodeID), withDeleted(),
+					withObserved(nodeDTO(withNodeStatus(simplyblock.NodeRemoved)))),
+			},
+		},
+		"OnlineWhileDeleting": {
+			reason: "A node being removed still exists until its record is removed, so Delete keeps running.",
+			fields: fields{api: &fake.MockClient{
+				MockGetStorageNode: getNode(nodeDTO(withNodeStatus(simplyblock.NodeInShutdown)), nil),
+			}},
+			args: args{cr: storageNode(withExternalName(testNodeID), withDeleted())},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				cr: storageNode(withExternalName(testNodeID), withDeleted(),
+					withObserved(nodeDTO(withNodeStatus(simplyblock.NodeInShutdown))),
+					withConditions(unavailable("node status is in_shutdown"))),
+			},
+		},
+		"RecordGoneWhileDeleting": {
+			reason: "A deleted resource whose record is gone entirely does not exist; removed records at the address are never re-adopted.",
+			fields: fields{api: &fake.MockClient{
+				MockGetStorageNode:   getNode(nil, errNotFound),
+				MockListStorageNodes: listNodes(nodeDTO(withNodeID("older"), withNodeStatus(simplyblock.NodeRemoved))),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 0, nodeAddSuccess),
+				withExternalName(testNodeID), withDeleted())},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: false},
+				cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 0, nodeAddSuccess),
+					withExternalName(testNodeID), withDeleted()),
+			},
+		},
+	}
+
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			e := &external{api: tc.fields.api}
+			got, err := e.Observe(context.Background(), tc.args.cr)
+			if diff := cmp.Diff(tc.want.err, err, test.EquateErrors()); diff != "" {
+				t.Errorf("\n%s\ne.Observe(...): -want error, +got error:\n%s\n", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.want.o, got); diff != "" {
+				t.Errorf("\n%s\ne.Observe(...): -want, +got:\n%s\n", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.want.cr, tc.args.cr, test.EquateConditions()); diff != "" {
+				t.Errorf("\n%s\ne.Observe(...): -want cr, +got cr:\n%s\n", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestObserveAddFailedNamesResult(t *testing.T) {
+	e := &external{api: &fake.MockClient{
+		MockGetTask:          getTask(task(simplyblock.TaskDone, 3, maxRetryMsg)),
+		MockListStorageNodes: listNodes(),
+	}}
+	_, err := e.Observe(context.Background(), storageNode(withAddTaskAnnotation(testTaskID)))
+	if err == nil || !strings.Contains(err.Error(), maxRetryMsg) || !strings.Contains(err.Error(), testTaskID) {
+		t.Errorf("e.Observe(...): error %v does not name the task and its result %q", err, maxRetryMsg)
+	}
+}
+
+func TestCreate(t *testing.T) {
+	type fields struct {
+		api simplyblock.API
+	}
+	type args struct {
+		cr *v1alpha1.StorageNode
+	}
+	type want struct {
+		err error
+		cr  *v1alpha1.StorageNode
+	}
+
+	cases := map[string]struct {
+		reason string
+		fields fields
+		args   args
+		want   want
+	}{
+		"AddQueued": {
+			reason: "A queued add records the task id in an annotation; the external name stays unset until the record appears.",
+			fields: fields{api: &fake.MockClient{
+				MockAddStorageNode: func(_ context.Context, clusterID string, p simplyblock.StorageNodeParams) (string, error) {
+					if clusterID != testClusterID || p.NodeAddress != testAddress || p.InterfaceName != "eth0" {
+						return "", errors.Errorf("AddStorageNode(%q, %+v): unexpected arguments", clusterID, p)
+					}
+					return testTaskID, nil
+				},
+			}},
+			args: args{cr: storageNode()},
+			want: want{cr: storageNode(withAddTaskAnnotation(testTaskID))},
+		},
+		"AddAnswerLost": {
+			reason: "An add whose outcome is unknown returns an error saying the provider adopts the node at its address.",
+			fields: fields{api: &fake.MockClient{
+				MockAddStorageNode: func(_ context.Context, _ string, _ simplyblock.StorageNodeParams) (string, error) {
+					return "", errLost
+				},
+			}},
+			args: args{cr: storageNode()},
+			want: want{
+				err: errors.Wrapf(errors.Wrap(errLost, errAddNode), errMayHaveAdded, testAddress),
+				cr:  storageNode(),
+			},
+		},
+		"AddRefused": {
+			reason: "A definite refusal is returned wrapped, without the adoption message.",
+			fields: fields{api: &fake.MockClient{
+				MockAddStorageNode: func(_ context.Context, _ string, _ simplyblock.StorageNodeParams) (string, error) {
+					return "", errValidation
+				},
+			}},
+			args: args{cr: storageNode()},
+			want: want{
+				err: errors.Wrap(errValidation, errAddNode),
+				cr:  storageNode(),
+			},
+		},
+	}
+
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			e := &external{api: tc.fields.api}
+			got, err := e.Create(context.Background(), tc.args.cr)
+			if diff := cmp.Diff(tc.want.err, err, test.EquateErrors()); diff != "" {
+				t.Errorf("\n%s\ne.Create(...): -want error, +got error:\n%s\n", tc.reason, diff)
+			}
+			if diff := cmp.Diff(managed.ExternalCreation{}, got); diff != "" {
+				t.Errorf("\n%s\ne.Create(...): -want, +got:\n%s\n", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.want.cr, tc.args.cr); diff != "" {
+				t.Errorf("\n%s\ne.Create(...): -want cr, +got cr:\n%s\n", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestUpdate(t *testing.T) {
+	e := &external{api: &fake.MockClient{}}
+	got, err := e.Update(context.Background(), storageNode(withExternalName(testNodeID)))
+	if diff := cmp.Diff(nil, err, test.EquateErrors()); diff != "" {
+		t.Errorf("\ne.Update(...): -want error, +got error:\n%s\n", diff)
+	}
+	if diff := cmp.Diff(managed.ExternalUpdate{}, got); diff != "" {
+		t.Errorf("\ne.Update(...): -want, +got:\n%s\n", diff)
+	}
+}
+
+func TestDelete(t *testing.T) {
+	type fields struct {
+		api simplyblock.API
+	}
+	type args struct {
+		cr *v1alpha1.StorageNode
+	}
+	type want struct {
+		err  error
+		opts *simplyblock.NodeDeleteOptions
+	}
+
+	cases := map[string]struct {
+		reason string
+		fields fields
+		args   args
+		want   want
+	}{
+		"FlagsPassed": {
+			reason: "Delete removes the node named by the external name with the resource's force flags.",
+			fields: fields{api: &fake.MockClient{
+				MockDeleteStorageNode: func(_ context.Context, _, _ string, _ simplyblock.NodeDeleteOptions) error { return nil },
+			}},
+			args: args{cr: storageNode(withExternalName(testNodeID), withForce(true, true))},
+			want: want{opts: &simplyblock.NodeDeleteOptions{ForceRemove: true, ForceMigrate: true}},
+		},
+		"NoFlags": {
+			reason: "Without force flags none is sent; ForceDelete is never sent.",
+			fields: fields{api: &fake.MockClient{
+				MockDeleteStorageNode: func(_ context.Context, _, _ string, _ simplyblock.NodeDeleteOptions) error { return nil },
+			}},
+			args: args{cr: storageNode(withExternalName(testNodeID))},
+			want: want{opts: &simplyblock.NodeDeleteOptions{}},
+		},
+		"NoExternalName": {
+			reason: "A node whose record never appeared has nothing to remove; the backend is not called.",
+			fields: fields{api: &fake.MockClient{}},
+			args:   args{cr: storageNode(withAddTaskAnnotation(testTaskID))},
+		},
+		"NotFound": {
+			reason: "A node that is already gone counts as removed.",
+			fields: fields{api: &fake.MockClient{
+				MockDeleteStorageNode: func(_ context.Context, _, _ string, _ simplyblock.NodeDeleteOptions) error { return errNotFound },
+			}},
+			args: args{cr: storageNode(withExternalName(testNodeID))},
+			want: want{opts: &simplyblock.NodeDeleteOptions{}},
+		},
+		"Refused": {
+			reason: "The backend's plain-text 500 refusal is returned wrapped so it surfaces as a condition.",
+			fields: fields{api: &fake.MockClient{
+				MockDeleteStorageNode: func(_ context.Context, _, _ string, _ simplyblock.NodeDeleteOptions) error { return errRefused },
+			}},
+			args: args{cr: storageNode(withExternalName(testNodeID))},
+			want: want{
+				err:  errors.Wrap(errRefused, errDeleteNode),
+				opts: &simplyblock.NodeDeleteOptions{},
+			},
+		},
+	}
+
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var gotOpts *simplyblock.NodeDeleteOptions
+			api := tc.fields.api.(*fake.MockClient)
+			if inner := api.MockDeleteStorageNode; inner != nil {
+				api.MockDeleteStorageNode = func(ctx context.Context, clusterID, nodeID string, opts simplyblock.NodeDeleteOptions) error {
+					if clusterID != testClusterID || nodeID != testNodeID {
+						t.Errorf("DeleteStorageNode(%q, %q, ...), want (%q, %q)", clusterID, nodeID, testClusterID, testNodeID)
+					}
+					gotOpts = &opts
+					return inner(ctx, clusterID, nodeID, opts)
+				}
+			}
+			e := &external{api: api}
+			got, err := e.Delete(context.Background(), tc.args.cr)
+			if diff := cmp.Diff(tc.want.err, err, test.EquateErrors()); diff != "" {
+				t.Errorf("\n%s\ne.Delete(...): -want error, +got error:\n%s\n", tc.reason, diff)
+			}
+			if diff := cmp.Diff(managed.ExternalDelete{}, got); diff != "" {
+				t.Errorf("\n%s\ne.Delete(...): -want, +got:\n%s\n", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.want.opts, gotOpts); diff != "" {
+				t.Errorf("\n%s\ne.Delete(...): -want options, +got options:\n%s\n", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestManagementIP(t *testing.T) {
+	cases := map[string]struct {
+		reason  string
+		address string
+		want    string
+	}{
+		"HostPort": {reason: "The port is stripped from host:port.", address: "10.0.0.10:5000", want: "10.0.0.10"},
+		"HostOnly": {reason: "An address without a port is used as is.", address: "10.0.0.10", want: "10.0.0.10"},
+		"IPv6":     {reason: "Brackets and port are stripped from an IPv6 address.", address: "[fd00::1]:5000", want: "fd00::1"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, managementIP(tc.address)); diff != "" {
+				t.Errorf("\n%s\nmanagementIP(%q): -want, +got:\n%s\n", tc.reason, tc.address, diff)
+			}
+		})
+	}
+}
