@@ -35,6 +35,7 @@ import (
 
 	"github.com/simplyblock/provider-simplyblock/apis"
 	simplyblockcontroller "github.com/simplyblock/provider-simplyblock/internal/controller"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 	"github.com/simplyblock/provider-simplyblock/internal/version"
 )
 
@@ -52,9 +53,14 @@ func main() {
 		enableManagementPolicies = app.Flag("enable-management-policies", "Honour spec.managementPolicies on managed resources.").Default("true").Envar("ENABLE_MANAGEMENT_POLICIES").Bool()
 		safeStart                = app.Flag("safe-start", "Start a kind's controller only once its CRD is established (Crossplane's safe-start). Falls back to starting all controllers when the provider may not watch CRDs.").Default("true").Envar("SAFE_START").Bool()
 
-		metricsAddr = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
-		healthAddr  = app.Flag("health-probe-bind-address", "Address of the /healthz and /readyz endpoints.").Default(":8081").String()
-		pprofAddr   = app.Flag("pprof-bind-address", "Address of the pprof endpoint; empty disables it.").Default("").String()
+		metricsAddr      = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
+		healthAddr       = app.Flag("health-probe-bind-address", "Address of the /healthz and /readyz endpoints.").Default(":8081").String()
+		opsEvidenceGrace = app.Flag("ops-evidence-grace", "How long an operation looks for evidence that a backend call it sent (or whose answer was lost) took effect.").Default(ops.DefaultSettings.EvidenceGrace.String()).Duration()
+		opsPollFast      = app.Flag("ops-poll-fast", "Poll interval of a running operation during the first 30 s of a step.").Default(ops.DefaultPollIntervals.Fast.String()).Duration()
+		opsPoll          = app.Flag("ops-poll", "Poll interval of a running operation after its first 30 s.").Default(ops.DefaultPollIntervals.Running.String()).Duration()
+		opsPollWaiting   = app.Flag("ops-poll-waiting", "Poll interval of a queued operation or one waiting for a precondition.").Default(ops.DefaultPollIntervals.Waiting.String()).Duration()
+
+		pprofAddr = app.Flag("pprof-bind-address", "Address of the pprof endpoint; empty disables it.").Default("").String()
 	)
 	kingpin.MustParse(app.Parse(os.Args[1:]))
 
@@ -93,6 +99,11 @@ func main() {
 	mrMetrics := managed.NewMRMetricRecorder()
 	stateMetrics := statemetrics.NewMRStateMetrics()
 	metrics.Registry.MustRegister(mrMetrics, stateMetrics)
+	metrics.Registry.MustRegister(ops.DefaultMetrics().Collectors()...)
+
+	opsSettings := ops.DefaultSettings
+	opsSettings.EvidenceGrace = *opsEvidenceGrace
+	opsSettings.Poll.Fast, opsSettings.Poll.Running, opsSettings.Poll.Waiting = *opsPollFast, *opsPoll, *opsPollWaiting
 
 	o := controller.Options{
 		Logger:                  log,
@@ -113,9 +124,9 @@ func main() {
 	if *safeStart && canWatchCRDs(context.Background(), cfg, log) {
 		o.Gate = new(gate.Gate[schema.GroupVersionKind])
 		kingpin.FatalIfError(customresourcesgate.Setup(mgr, o), "cannot set up the CRD gate")
-		kingpin.FatalIfError(simplyblockcontroller.SetupGated(mgr, o), "cannot set up gated simplyblock controllers")
+		kingpin.FatalIfError(simplyblockcontroller.SetupGated(mgr, o, opsSettings), "cannot set up gated simplyblock controllers")
 	} else {
-		kingpin.FatalIfError(simplyblockcontroller.Setup(mgr, o), "cannot set up simplyblock controllers")
+		kingpin.FatalIfError(simplyblockcontroller.Setup(mgr, o, opsSettings), "cannot set up simplyblock controllers")
 	}
 	kingpin.FatalIfError(mgr.Start(ctrl.SetupSignalHandler()), "cannot start controller manager")
 }

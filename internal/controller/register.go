@@ -5,26 +5,36 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/simplyblock/provider-simplyblock/internal/controller/clusterops"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/config"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/storagecluster"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/storagenode"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/storagepool"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
 // setups lists each controller's Setup and SetupGated once.
-var setups = []struct {
+func setups(s ops.Settings) []struct {
 	setup, gated func(ctrl.Manager, controller.Options) error
-}{
-	{config.Setup, config.SetupGated},
-	{storagecluster.Setup, storagecluster.SetupGated},
-	{storagenode.Setup, storagenode.SetupGated},
-	{storagepool.Setup, storagepool.SetupGated},
+} {
+	return []struct {
+		setup, gated func(ctrl.Manager, controller.Options) error
+	}{
+		{config.Setup, config.SetupGated},
+		{storagecluster.Setup, storagecluster.SetupGated},
+		{storagenode.Setup, storagenode.SetupGated},
+		{storagepool.Setup, storagepool.SetupGated},
+		{
+			func(mgr ctrl.Manager, o controller.Options) error { return clusterops.Setup(mgr, o, s) },
+			func(mgr ctrl.Manager, o controller.Options) error { return clusterops.SetupGated(mgr, o, s) },
+		},
+	}
 }
 
 // Setup starts every controller at once.
-func Setup(mgr ctrl.Manager, o controller.Options) error {
-	for _, s := range setups {
-		if err := s.setup(mgr, o); err != nil {
+func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
+	for _, c := range setups(s) {
+		if err := c.setup(mgr, o); err != nil {
 			return err
 		}
 	}
@@ -32,9 +42,9 @@ func Setup(mgr ctrl.Manager, o controller.Options) error {
 }
 
 // SetupGated starts each controller once its CRD is established.
-func SetupGated(mgr ctrl.Manager, o controller.Options) error {
-	for _, s := range setups {
-		if err := s.gated(mgr, o); err != nil {
+func SetupGated(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
+	for _, c := range setups(s) {
+		if err := c.gated(mgr, o); err != nil {
 			return err
 		}
 	}

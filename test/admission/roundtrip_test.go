@@ -77,6 +77,22 @@ dhchap: true
 			obj:  &sbv1alpha1.StoragePool{},
 			spec: func(o client.Object) any { return o.(*sbv1alpha1.StoragePool).Spec.ForProvider },
 		},
+		"ClusterOps": {
+			reason: "healthGate false, ttlSecondsAfterFinished 0 and the resolved clusterId next to its reference must round-trip without tripping an immutability rule.",
+			manifest: clusterOps(`
+type: NodeRollingRestart
+clusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11
+clusterIdRef: {name: demo}
+nodeRollingRestart:
+  healthGate: false
+  order: [node-b, node-a]
+retry: {}
+ttlSecondsAfterFinished: 0
+cancel: true
+`),
+			obj:  &sbv1alpha1.ClusterOps{},
+			spec: func(o client.Object) any { return o.(*sbv1alpha1.ClusterOps).Spec.ForProvider },
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -28,8 +28,17 @@ import (
 	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/contract"
 	simplyblockcontroller "github.com/simplyblock/provider-simplyblock/internal/controller"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 	"github.com/simplyblock/provider-simplyblock/internal/simulator"
 )
+
+// testOpsSettings tune the operation engine for a simulator running 200
+// times faster than real time.
+var testOpsSettings = ops.Settings{
+	EvidenceGrace: 3 * time.Second,
+	ObserveMaxAge: 50 * time.Millisecond,
+	Poll:          ops.PollIntervals{Fast: 100 * time.Millisecond, Running: 250 * time.Millisecond, FastFor: 10 * time.Second, Waiting: time.Second, Jitter: 0.1},
+}
 
 const (
 	adminToken     = "integration-admin-token"
@@ -135,7 +144,7 @@ func (h *harness) startManager(scheme *runtime.Scheme) {
 		GlobalRateLimiter:       ratelimiter.NewGlobal(100),
 		Features:                &feature.Flags{},
 	}
-	must(h.t, simplyblockcontroller.Setup(mgr, o))
+	must(h.t, simplyblockcontroller.Setup(mgr, o, testOpsSettings))
 	ctx, cancel := context.WithCancel(h.ctx)
 	done := make(chan struct{})
 	go func() {

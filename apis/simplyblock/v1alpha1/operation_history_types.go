@@ -95,4 +95,10 @@ type OperationRecord struct {
 	// CompletedAt is when the operation reached its final phase.
 	// +optional
 	CompletedAt *metav1.Time `json:"completedAt,omitempty"`
+
+	// SpecHash identifies the operation's spec, so that an object
+	// re-created with the same name and spec is recognised and not run
+	// again.
+	// +optional
+	SpecHash string `json:"specHash,omitempty"`
 }

@@ -68,8 +68,17 @@ var (
 	StoragePoolGroupVersionKind = SchemeGroupVersion.WithKind(StoragePoolKind)
 )
 
+// ClusterOps type metadata.
+var (
+	ClusterOpsKind             = reflect.TypeOf(ClusterOps{}).Name()
+	ClusterOpsGroupKind        = schema.GroupKind{Group: Group, Kind: ClusterOpsKind}.String()
+	ClusterOpsKindAPIVersion   = ClusterOpsKind + "." + SchemeGroupVersion.String()
+	ClusterOpsGroupVersionKind = SchemeGroupVersion.WithKind(ClusterOpsKind)
+)
+
 func init() {
 	SchemeBuilder.Register(&StorageCluster{}, &StorageClusterList{})
 	SchemeBuilder.Register(&StorageNode{}, &StorageNodeList{})
 	SchemeBuilder.Register(&StoragePool{}, &StoragePoolList{})
+	SchemeBuilder.Register(&ClusterOps{}, &ClusterOpsList{})
 }

@@ -1,0 +1,212 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+)
+
+// A ClusterOperationType names a cluster-level operation.
+// +kubebuilder:validation:Enum=Activate;Expand;Shutdown;Start;Restart;NodeRollingRestart;Upgrade;Rebalance
+type ClusterOperationType string
+
+// Cluster operation types.
+const (
+	ClusterActivate           ClusterOperationType = "Activate"
+	ClusterExpand             ClusterOperationType = "Expand"
+	ClusterShutdown           ClusterOperationType = "Shutdown"
+	ClusterStart              ClusterOperationType = "Start"
+	ClusterRestart            ClusterOperationType = "Restart"
+	ClusterNodeRollingRestart ClusterOperationType = "NodeRollingRestart"
+	ClusterUpgrade            ClusterOperationType = "Upgrade"
+	ClusterRebalance          ClusterOperationType = "Rebalance"
+)
+
+// ExpandParameters are the parameters of an Expand operation.
+type ExpandParameters struct {
+	// ExpectedNodes is the number of storage nodes (not removed) that must
+	// be online before the expansion starts; the operation waits for them
+	// (nodes being added) until preconditionTimeoutSeconds.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	ExpectedNodes *int64 `json:"expectedNodes,omitempty"`
+}
+
+// NodeRollingRestartParameters are the parameters of a NodeRollingRestart.
+type NodeRollingRestartParameters struct {
+	// HealthGate makes each node wait until every other node is online and
+	// the cluster is not rebalancing before it is shut down.
+	// +optional
+	// +kubebuilder:default=true
+	HealthGate *bool `json:"healthGate,omitempty"`
+
+	// PerNodeTimeoutSeconds bounds the work on one node: gate, shutdown,
+	// restart and the wait for it to come back online.
+	// +optional
+	// +kubebuilder:default=1800
+	// +kubebuilder:validation:Minimum=1
+	PerNodeTimeoutSeconds *int64 `json:"perNodeTimeoutSeconds,omitempty"`
+
+	// Order lists the node UUIDs in the order to restart them. Nodes of the
+	// cluster not listed are restarted afterwards, in the backend's order.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MinItems=1
+	Order []string `json:"order,omitempty"`
+}
+
+// UpgradeParameters are the parameters of an Upgrade operation. They mirror
+// the backend's update call.
+// +kubebuilder:validation:XValidation:rule="has(self.managementImage) || has(self.spdkImage) || (has(self.restart) && self.restart)",message="upgrade needs managementImage, spdkImage or restart"
+type UpgradeParameters struct {
+	// ManagementImage is the new control-plane image.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	ManagementImage *string `json:"managementImage,omitempty"`
+
+	// SpdkImage is the new SPDK image for the storage nodes.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	SpdkImage *string `json:"spdkImage,omitempty"`
+
+	// Restart restarts every storage node with the new image (a rolling
+	// outage managed by the backend).
+	// +optional
+	// +kubebuilder:default=false
+	Restart bool `json:"restart,omitempty"`
+}
+
+// ClusterOpsParameters are the parameters of a cluster operation. Every
+// field but cancel is immutable: an operation runs once, as it was written.
+// +kubebuilder:validation:XValidation:rule="has(self.clusterId) || has(self.clusterIdRef) || has(self.clusterIdSelector)",message="one of clusterId, clusterIdRef or clusterIdSelector is required"
+// +kubebuilder:validation:XValidation:rule="(!has(self.clusterIdRef) || !has(self.clusterIdRef.__namespace__)) && (!has(self.clusterIdSelector) || !has(self.clusterIdSelector.__namespace__))",message="clusterIdRef and clusterIdSelector resolve in the ClusterOps' own namespace: leave their namespace unset"
+// +kubebuilder:validation:XValidation:rule="!has(self.expand) || self.type == 'Expand'",message="expand parameters are only allowed when type is Expand"
+// +kubebuilder:validation:XValidation:rule="!has(self.nodeRollingRestart) || self.type == 'NodeRollingRestart'",message="nodeRollingRestart parameters are only allowed when type is NodeRollingRestart"
+// +kubebuilder:validation:XValidation:rule="!has(self.upgrade) || self.type == 'Upgrade'",message="upgrade parameters are only allowed when type is Upgrade"
+// +kubebuilder:validation:XValidation:rule="self.type != 'Upgrade' || has(self.upgrade)",message="type Upgrade requires upgrade parameters"
+// +kubebuilder:validation:XValidation:rule="self.type == oldSelf.type",message="type is immutable: create a new operation instead"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.cancel) || !oldSelf.cancel || (has(self.cancel) && self.cancel)",message="cancel cannot be undone"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.clusterId) || (has(self.clusterId) && self.clusterId == oldSelf.clusterId)",message="clusterId is immutable once set"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.clusterIdRef) || (has(self.clusterIdRef) && self.clusterIdRef.name == oldSelf.clusterIdRef.name)",message="clusterIdRef is immutable once set"
+// +kubebuilder:validation:XValidation:rule="has(self.expand) == has(oldSelf.expand) && (!has(self.expand) || self.expand == oldSelf.expand)",message="expand is immutable: create a new operation instead"
+// +kubebuilder:validation:XValidation:rule="has(self.nodeRollingRestart) == has(oldSelf.nodeRollingRestart) && (!has(self.nodeRollingRestart) || self.nodeRollingRestart == oldSelf.nodeRollingRestart)",message="nodeRollingRestart is immutable: create a new operation instead"
+// +kubebuilder:validation:XValidation:rule="has(self.upgrade) == has(oldSelf.upgrade) && (!has(self.upgrade) || self.upgrade == oldSelf.upgrade)",message="upgrade is immutable: create a new operation instead"
+// +kubebuilder:validation:XValidation:rule="has(self.timeoutSeconds) == has(oldSelf.timeoutSeconds) && (!has(self.timeoutSeconds) || self.timeoutSeconds == oldSelf.timeoutSeconds)",message="timeoutSeconds is immutable"
+// +kubebuilder:validation:XValidation:rule="has(self.preconditionTimeoutSeconds) == has(oldSelf.preconditionTimeoutSeconds) && (!has(self.preconditionTimeoutSeconds) || self.preconditionTimeoutSeconds == oldSelf.preconditionTimeoutSeconds)",message="preconditionTimeoutSeconds is immutable"
+// +kubebuilder:validation:XValidation:rule="has(self.retry) == has(oldSelf.retry) && (!has(self.retry) || self.retry == oldSelf.retry)",message="retry is immutable"
+// +kubebuilder:validation:XValidation:rule="has(self.ttlSecondsAfterFinished) == has(oldSelf.ttlSecondsAfterFinished) && (!has(self.ttlSecondsAfterFinished) || self.ttlSecondsAfterFinished == oldSelf.ttlSecondsAfterFinished)",message="ttlSecondsAfterFinished is immutable"
+type ClusterOpsParameters struct {
+	// Type is the operation to run.
+	Type ClusterOperationType `json:"type"`
+
+	// ClusterID is the UUID of the target cluster. Set it directly, or let
+	// clusterIdRef or clusterIdSelector fill it in from a StorageCluster in
+	// the same namespace.
+	// +optional
+	// +crossplane:generate:reference:type=StorageCluster
+	// +crossplane:generate:reference:extractor=github.com/crossplane/crossplane-runtime/v2/pkg/reference.ExternalName()
+	// +kubebuilder:validation:MinLength=1
+	ClusterID string `json:"clusterId,omitempty"`
+
+	// ClusterIDRef references the target StorageCluster in the same
+	// namespace.
+	// +optional
+	ClusterIDRef *xpv2.NamespacedReference `json:"clusterIdRef,omitempty"`
+
+	// ClusterIDSelector selects the target StorageCluster in the same
+	// namespace.
+	// +optional
+	ClusterIDSelector *xpv2.NamespacedSelector `json:"clusterIdSelector,omitempty"`
+
+	// Expand holds the parameters of an Expand.
+	// +optional
+	Expand *ExpandParameters `json:"expand,omitempty"`
+
+	// NodeRollingRestart holds the parameters of a NodeRollingRestart.
+	// +optional
+	NodeRollingRestart *NodeRollingRestartParameters `json:"nodeRollingRestart,omitempty"`
+
+	// Upgrade holds the parameters of an Upgrade (required for it).
+	// +optional
+	Upgrade *UpgradeParameters `json:"upgrade,omitempty"`
+
+	OperationPolicy `json:",inline"`
+}
+
+// ClusterOpsObservation is the observed state of a cluster operation.
+type ClusterOpsObservation struct {
+	OperationStatus `json:",inline"`
+
+	// ClusterName is the name of the target StorageCluster object.
+	// +optional
+	ClusterName string `json:"clusterName,omitempty"`
+}
+
+// A ClusterOpsSpec defines the desired state of a ClusterOps.
+type ClusterOpsSpec struct {
+	xpv2.ManagedResourceSpec `json:",inline"`
+
+	// ForProvider holds the operation and its policy.
+	ForProvider ClusterOpsParameters `json:"forProvider"`
+}
+
+// A ClusterOpsStatus represents the observed state of a ClusterOps.
+type ClusterOpsStatus struct {
+	xpv2.ManagedResourceStatus `json:",inline"`
+
+	// AtProvider is the operation's progress.
+	// +optional
+	AtProvider ClusterOpsObservation `json:"atProvider,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// A ClusterOps is one run of a cluster-level operation (activate, expand,
+// shutdown, start, restart, node rolling restart, upgrade, rebalance) on a
+// StorageCluster. It waits its turn in the cluster's queue, sends each
+// backend call at most once (a write-ahead guard survives crashes), watches
+// the backend until the result is known, records it in the cluster's
+// operation history, and never runs again.
+// +kubebuilder:printcolumn:name="TYPE",type="string",JSONPath=".spec.forProvider.type"
+// +kubebuilder:printcolumn:name="CLUSTER",type="string",JSONPath=".status.atProvider.clusterName"
+// +kubebuilder:printcolumn:name="PHASE",type="string",JSONPath=".status.atProvider.phase"
+// +kubebuilder:printcolumn:name="PROGRESS",type="string",JSONPath=".status.atProvider.progress.current"
+// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:printcolumn:name="REASON",type="string",JSONPath=".status.atProvider.reason",priority=1
+// +kubebuilder:printcolumn:name="QUEUE",type="integer",JSONPath=".status.atProvider.queuePosition",priority=1
+// +kubebuilder:printcolumn:name="ATTEMPTS",type="integer",JSONPath=".status.atProvider.attempts",priority=1
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Namespaced,categories={crossplane,managed,simplyblock},shortName=sbcops
+type ClusterOps struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   ClusterOpsSpec   `json:"spec"`
+	Status ClusterOpsStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// ClusterOpsList contains a list of ClusterOps.
+type ClusterOpsList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []ClusterOps `json:"items"`
+}

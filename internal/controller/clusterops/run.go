@@ -1,0 +1,108 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+	http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+package clusterops
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/pkg/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
+)
+
+// indexCluster indexes ClusterOps by the StorageCluster they target, both
+// by object name (clusterIdRef) and by backend id (clusterId), so a queue
+// lists every competitor, resolved or not.
+const indexCluster = "simplyblock.clusterops.cluster"
+
+const errListClusters = "cannot list StorageClusters"
+
+func refKey(name string) string { return "ref:" + name }
+func idKey(id string) string    { return "id:" + id }
+
+// clusterKeys is the index function of indexCluster.
+func clusterKeys(o client.Object) []string {
+	cr, ok := o.(*v1alpha1.ClusterOps)
+	if !ok {
+		return nil
+	}
+	var keys []string
+	if r := cr.Spec.ForProvider.ClusterIDRef; r != nil {
+		keys = append(keys, refKey(r.Name))
+	}
+	if id := cr.Spec.ForProvider.ClusterID; id != "" {
+		keys = append(keys, idKey(id))
+	}
+	return keys
+}
+
+// specHash identifies what the operation does: its type, parameters,
+// target and policy, but not cancel or how the target was selected.
+func specHash(cr *v1alpha1.ClusterOps) string {
+	p := cr.Spec.ForProvider.DeepCopy()
+	p.Cancel = false
+	p.ClusterIDRef, p.ClusterIDSelector = nil, nil
+	b, _ := json.Marshal(p) //nolint:errchkjson // plain data always marshals.
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:12])
+}
+
+// target finds the StorageCluster object the operation targets: the one
+// clusterIdRef names, or the one whose external name is clusterId.
+func target(ctx context.Context, kube client.Reader, cr *v1alpha1.ClusterOps) (types.NamespacedName, string, error) {
+	p := cr.Spec.ForProvider
+	if p.ClusterIDRef != nil {
+		return types.NamespacedName{Namespace: cr.Namespace, Name: p.ClusterIDRef.Name}, p.ClusterID, nil
+	}
+	l := &v1alpha1.StorageClusterList{}
+	if err := kube.List(ctx, l, client.InNamespace(cr.Namespace)); err != nil {
+		return types.NamespacedName{}, "", errors.Wrap(err, errListClusters)
+	}
+	for i := range l.Items {
+		if meta.GetExternalName(&l.Items[i]) == p.ClusterID && p.ClusterID != "" {
+			return types.NamespacedName{Namespace: cr.Namespace, Name: l.Items[i].Name}, p.ClusterID, nil
+		}
+	}
+	return types.NamespacedName{}, p.ClusterID, nil
+}
+
+// queueOf lists the ClusterOps competing for the same StorageCluster.
+func queueOf(kube client.Reader, cr *v1alpha1.ClusterOps, t types.NamespacedName, clusterID string) func(ctx context.Context) ([]ops.Object, error) {
+	return func(ctx context.Context) ([]ops.Object, error) {
+		seen := map[types.UID]bool{}
+		var out []ops.Object
+		for _, key := range []string{refKey(t.Name), idKey(clusterID)} {
+			l := &v1alpha1.ClusterOpsList{}
+			if err := kube.List(ctx, l, client.InNamespace(cr.Namespace), client.MatchingFields{indexCluster: key}); err != nil {
+				return nil, err
+			}
+			for i := range l.Items {
+				if !seen[l.Items[i].UID] {
+					seen[l.Items[i].UID] = true
+					out = append(out, &l.Items[i])
+				}
+			}
+		}
+		return out, nil
+	}
+}

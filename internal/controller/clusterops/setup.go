@@ -1,0 +1,119 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+	http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+package clusterops
+
+import (
+	"context"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
+	"github.com/simplyblock/provider-simplyblock/internal/controller/managedcontroller"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
+	"github.com/simplyblock/provider-simplyblock/internal/providerconfig"
+)
+
+// SetupGated registers Setup to run once the ClusterOps CRD is established.
+func SetupGated(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
+	return managedcontroller.Gated(mgr, o, v1alpha1.ClusterOpsGroupVersionKind, func(mgr ctrl.Manager, o controller.Options) error {
+		return Setup(mgr, o, s)
+	})
+}
+
+// Setup adds a controller that runs ClusterOps operations.
+func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
+	name := managed.ControllerName(v1alpha1.ClusterOpsGroupKind)
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &v1alpha1.ClusterOps{}, indexCluster, clusterKeys); err != nil {
+		return err
+	}
+	opts, err := managedcontroller.Options(mgr, o, name, &v1alpha1.ClusterOpsList{})
+	if err != nil {
+		return err
+	}
+	engine := &ops.Engine{
+		Kind: v1alpha1.ClusterOpsKind,
+		Kube: mgr.GetClient(),
+		Lock: &ops.Lock{
+			Kube: mgr.GetClient(), Reader: mgr.GetAPIReader(),
+			NewTarget: func() ops.Target { return &v1alpha1.StorageCluster{} },
+			NewHolder: func() ops.Object { return &v1alpha1.ClusterOps{} },
+		},
+		Observer:      ops.NewObserver(s.ObserveMaxAge),
+		Recorder:      event.NewAPIRecorder(mgr.GetEventRecorderFor(name)),
+		Log:           o.Logger.WithValues("controller", name),
+		EvidenceGrace: s.EvidenceGrace,
+	}
+	hook := s.Poll.Hook(nil)
+	opts = append(opts,
+		managed.WithTypedExternalConnector[*v1alpha1.ClusterOps](&connector{
+			kube:    mgr.GetClient(),
+			usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),
+			clients: &providerconfig.ClientCache{NewClient: providerconfig.NewClient},
+			engine:  engine,
+		}),
+		managed.WithPollIntervalHook(func(mg resource.Managed, d time.Duration) time.Duration {
+			return hook(mg.(*v1alpha1.ClusterOps), d) //nolint:forcetypeassert // this reconciler only sees ClusterOps.
+		}),
+		// The engine's guard in status is the durable record of every
+		// backend call; the reconciler need not refuse to proceed when its
+		// own create-pending annotation is left behind by a crash.
+		managed.WithDeterministicExternalName(true),
+	)
+
+	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.ClusterOpsGroupVersionKind), opts...)
+	return ctrl.NewControllerManagedBy(mgr).
+		Named(name).
+		WithOptions(o.ForControllerRuntime()).
+		For(&v1alpha1.ClusterOps{}).
+		// A change of a StorageCluster (its lock released, its status
+		// changed) wakes the operations waiting on it.
+		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient()))).
+		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))
+}
+
+// waitingOn maps a StorageCluster to the unfinished ClusterOps targeting it.
+func waitingOn(kube client.Reader) handler.MapFunc {
+	return func(ctx context.Context, o client.Object) []reconcile.Request {
+		var reqs []reconcile.Request
+		seen := map[types.NamespacedName]bool{}
+		for _, key := range []string{refKey(o.GetName()), idKey(meta.GetExternalName(o))} {
+			l := &v1alpha1.ClusterOpsList{}
+			if err := kube.List(ctx, l, client.InNamespace(o.GetNamespace()), client.MatchingFields{indexCluster: key}); err != nil {
+				continue
+			}
+			for i := range l.Items {
+				nn := types.NamespacedName{Namespace: l.Items[i].Namespace, Name: l.Items[i].Name}
+				if !ops.IsTerminal(&l.Items[i]) && !seen[nn] {
+					seen[nn] = true
+					reqs = append(reqs, reconcile.Request{NamespacedName: nn})
+				}
+			}
+		}
+		return reqs
+	}
+}

@@ -1,0 +1,67 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+	http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+package ops
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+)
+
+// CrashEnv names the test-only environment variable that makes the
+// provider kill itself (SIGKILL) at injected points, so the crash suites
+// can prove that no backend call is repeated across crashes. Its value is
+// a comma-separated list of points "<namespace>/<name>:<moment>:<step>",
+// for example "ns/restart-1:after-call:1".
+const CrashEnv = "SIMPLYBLOCK_OPS_CRASH_AT"
+
+// Crash moments around a guarded backend call.
+const (
+	CrashBeforeIntent = "before-intent"
+	CrashAfterIntent  = "after-intent"
+	CrashAfterCall    = "after-call"
+	CrashAfterOutcome = "after-outcome"
+)
+
+// crashPoints is parsed once from CrashEnv; empty in production.
+var crashPoints = parseCrashPoints(os.Getenv(CrashEnv))
+
+func parseCrashPoints(v string) map[string]bool {
+	points := map[string]bool{}
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			points[p] = true
+		}
+	}
+	return points
+}
+
+// crashPoint kills the process when the point for this operation, moment
+// and step was requested through CrashEnv. It prints the point first, so
+// the test supervisor knows which one fired.
+func crashPoint(namespace, name, moment string, step int64) {
+	if len(crashPoints) == 0 {
+		return
+	}
+	p := fmt.Sprintf("%s/%s:%s:%d", namespace, name, moment, step)
+	if !crashPoints[p] {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "SIMPLYBLOCK_OPS_CRASH %s\n", p)
+	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	select {} // never returns
+}

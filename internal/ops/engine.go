@@ -1,0 +1,621 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+	http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+package ops
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/pkg/errors"
+	kerrors "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+)
+
+const (
+	errListQueue  = "cannot list the operations queued on the target"
+	errAcquire    = "cannot take the target's lock"
+	errFinish     = "cannot record the finished operation on its target"
+	errDeleteTTL  = "cannot delete the operation after its TTL"
+	errObserveMsg = "cannot observe the backend (%s); the operation keeps waiting and retries"
+)
+
+// An Engine runs operations of one kind. It is shared by all reconciles of
+// that kind and holds no per-operation state: everything it knows about an
+// operation is in the operation's status and its target's status.
+type Engine struct {
+	// Kind is the operation kind, e.g. ClusterOps, for metrics and logs.
+	Kind string
+	// Kube reads through the cache and writes the operation's status.
+	Kube client.Client
+	// Lock is the queue's durable lock and history on the target.
+	Lock *Lock
+	// Observer shares backend observations between operations.
+	Observer *Observer
+	// Recorder emits Kubernetes events.
+	Recorder event.Recorder
+	// Metrics are the Prometheus metrics; DefaultMetrics when nil.
+	Metrics *Metrics
+	// Log is the engine's logger.
+	Log logging.Logger
+	// EvidenceGrace is how long the engine looks for evidence that an
+	// accepted or ambiguous call took effect before judging it.
+	EvidenceGrace time.Duration
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// A Run is one reconcile's view of one operation.
+type Run struct {
+	// Object is the operation.
+	Object Object
+	// Target is the key of the object holding the lock and history (a
+	// StorageCluster); an empty name when no such object exists.
+	Target types.NamespacedName
+	// TargetDescription names the target in messages, e.g.
+	// "StorageCluster demo".
+	TargetDescription string
+	// ClusterID is the backend cluster the operation works on.
+	ClusterID string
+	// Source is the backend.
+	Source Source
+	// SpecHash identifies the operation's spec, for run-once protection.
+	SpecHash string
+	// Plan returns the operation's steps; it may depend on the targets
+	// fixed when it started.
+	Plan func(targets []string) []Step
+	// ChooseTargets fixes status.targets when the operation starts; nil
+	// when the plan needs none.
+	ChooseTargets func(s *Snapshot) []string
+	// Queue lists the operations competing for the same target.
+	Queue func(ctx context.Context) ([]Object, error)
+}
+
+func (e *Engine) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+func (e *Engine) metrics() *Metrics {
+	if e.Metrics != nil {
+		return e.Metrics
+	}
+	return DefaultMetrics()
+}
+
+func (e *Engine) record(o Object, ev event.Event) {
+	if e.Recorder != nil {
+		e.Recorder.Event(o, ev)
+	}
+}
+
+func (e *Engine) log(o Object) logging.Logger {
+	l := e.Log
+	if l == nil {
+		l = logging.NewNopLogger()
+	}
+	return l.WithValues("kind", e.Kind, "operation", o.GetNamespace()+"/"+o.GetName(), "type", o.GetOperationType())
+}
+
+// Observe advances the operation as far as it can without sending a
+// backend call, and reports whether the current step's call should be
+// sent now (by Trigger, the managed reconciler's Create). It only asks for
+// a call when it changed nothing else in the status, because the reconciler
+// discards status changes on its way to Create.
+func (e *Engine) Observe(ctx context.Context, r Run) (bool, error) {
+	o := r.Object
+	st := o.GetOperationStatus()
+	before := st.DeepCopy()
+	trigger, err := e.observe(ctx, r)
+	if err != nil {
+		*st = *before
+		return false, err
+	}
+	o.SetConditions(withTime(conditionFor(st)))
+	if trigger && !kerrors.Semantic.DeepEqual(before, st) {
+		trigger = false // persist first; the status write wakes the next reconcile
+	}
+	if !kerrors.Semantic.DeepEqual(before.Phase, st.Phase) || before.Reason != st.Reason {
+		e.log(o).Debug("Operation changed phase", "phase", st.Phase, "reason", st.Reason, "message", st.Message)
+	}
+	return trigger, nil
+}
+
+func withTime(c xpv2.Condition) xpv2.Condition {
+	c.LastTransitionTime = metav1.Now()
+	return c
+}
+
+//nolint:gocyclo // one linear walk through the lifecycle reads better split only by phase.
+func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
+	o := r.Object
+	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
+	now := e.now()
+
+	if isTerminal(st.Phase) {
+		return false, e.observeFinished(ctx, r)
+	}
+	if st.SpecHash == "" {
+		st.SpecHash = r.SpecHash
+	}
+	if st.Phase == "" {
+		setPhase(st, v1alpha1.OperationPending, ReasonQueued, "waiting for its turn on %s", r.TargetDescription)
+	}
+
+	var t Target
+	if r.Target.Name != "" {
+		tt := e.Lock.NewTarget()
+		err := e.Kube.Get(ctx, r.Target, tt)
+		if err != nil && !apierrors.IsNotFound(err) {
+			return false, errors.Wrap(err, errGetTarget)
+		}
+		if err == nil {
+			t = tt
+		}
+	}
+	if t == nil {
+		if now.Sub(o.GetCreationTimestamp().Time) > preconditionTimeout(pol) {
+			return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonPreconditionTimeout,
+				fmt.Sprintf("%s does not exist", r.TargetDescription))
+		}
+		setPhase(st, v1alpha1.OperationPending, ReasonWaitingForTarget, "waiting for %s to exist", r.TargetDescription)
+		return false, nil
+	}
+
+	// A record of this very operation means it finished, and a crash came
+	// between releasing the lock and writing its own status.
+	if rec := RecordOf(t, o.GetUID()); rec != nil {
+		st.Phase, st.Reason, st.Message, st.CompletedAt = rec.Phase, rec.Reason, rec.Message, rec.CompletedAt
+		return false, nil
+	}
+	holds := Holds(t, o)
+	if !holds && st.StartedAt == nil {
+		if twin := TwinOf(t, o, r.SpecHash); twin != nil {
+			st.CompletedAt = &metav1.Time{Time: now}
+			setPhase(st, twin.Phase, ReasonAlreadyCompleted,
+				"an operation with this name and spec already ran (uid %s, %s: %s); it is not run again, use a new name to run it again",
+				twin.UID, twin.Phase, twin.Reason)
+			e.record(o, event.Normal(ReasonAlreadyCompleted, st.Message))
+			return false, nil
+		}
+	}
+	if !holds && st.StartedAt != nil {
+		if st.Guard != nil || st.Triggered || st.Attempts > 0 {
+			return false, e.finish(ctx, r, v1alpha1.OperationFailed, "LockLost",
+				fmt.Sprintf("the lock on %s was taken by %s while this operation was running; check the target before running it again",
+					r.TargetDescription, holderName(t)))
+		}
+		st.StartedAt = nil // lost the lock before doing anything: queue again
+	}
+
+	if pol.Cancel && !holds {
+		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonCancelled, "cancelled while queued; nothing was sent to the backend")
+	}
+
+	if !holds {
+		acquired, err := e.queue(ctx, r, t)
+		if err != nil || !acquired {
+			return false, err
+		}
+	}
+	if st.StartedAt == nil {
+		st.StartedAt = &metav1.Time{Time: now}
+		st.StepStartedAt = st.StartedAt.DeepCopy()
+		st.QueuePosition = nil
+		setPhase(st, v1alpha1.OperationPending, ReasonWaitingForPrecond, "holds the lock on %s; checking preconditions", r.TargetDescription)
+		e.record(o, event.Normal("Started", "left the queue and holds the lock on "+r.TargetDescription))
+		return false, nil
+	}
+	return e.run(ctx, r, now)
+}
+
+// queue computes the operation's place in its target's queue and takes the
+// lock when it is first. It returns whether the operation holds the lock.
+func (e *Engine) queue(ctx context.Context, r Run, t Target) (bool, error) {
+	o := r.Object
+	st := o.GetOperationStatus()
+	all, err := r.Queue(ctx)
+	if err != nil {
+		return false, errors.Wrap(err, errListQueue)
+	}
+	holder := t.GetActiveOperation()
+	waiting := make([]Object, 0, len(all))
+	for _, q := range all {
+		if IsTerminal(q) || q.GetDeletionTimestamp() != nil || (holder != nil && q.GetUID() == holder.UID) {
+			continue
+		}
+		waiting = append(waiting, q)
+	}
+	QueueOrder(waiting)
+	e.metrics().QueueDepth.WithLabelValues(e.Kind, r.Target.String()).Set(float64(len(waiting)))
+	pos := int64(len(waiting) + 1)
+	for i, q := range waiting {
+		if q.GetUID() == o.GetUID() {
+			pos = int64(i + 1)
+			break
+		}
+	}
+	if pos == 1 {
+		acquired, takenOver, err := e.Lock.Acquire(ctx, t, o)
+		if err != nil {
+			return false, errors.Wrap(err, errAcquire)
+		}
+		if acquired {
+			if takenOver != "" {
+				e.record(o, event.Normal("LockTakenOver", fmt.Sprintf("took over the lock on %s from %s, which no longer runs", r.TargetDescription, takenOver)))
+			}
+			e.metrics().QueueDepth.WithLabelValues(e.Kind, r.Target.String()).Set(float64(len(waiting) - 1))
+			return true, nil
+		}
+	}
+	st.QueuePosition = &pos
+	if h := t.GetActiveOperation(); h != nil {
+		setPhase(st, v1alpha1.OperationPending, ReasonQueued, "waiting for %s (%s) to finish on %s; queue position %d",
+			h.Name, h.Type, r.TargetDescription, pos)
+	} else {
+		setPhase(st, v1alpha1.OperationPending, ReasonQueued, "waiting for its turn on %s; queue position %d", r.TargetDescription, pos)
+	}
+	return false, nil
+}
+
+func holderName(t Target) string {
+	if h := t.GetActiveOperation(); h != nil {
+		return h.Name
+	}
+	return "nobody"
+}
+
+// run works on the current step of an operation holding the lock.
+//
+//nolint:gocyclo // the guard's cases are easiest to audit side by side.
+func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
+	o := r.Object
+	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
+
+	if now.Sub(st.StartedAt.Time) > timeout(pol) {
+		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
+			fmt.Sprintf("did not finish within %s%s", timeout(pol), e.where(r)))
+	}
+	steps := r.Plan(st.Targets)
+	need := Needs{Events: st.Guard != nil}
+	if int(st.Step) < len(steps) {
+		need = need.or(steps[st.Step].Needs)
+	}
+	if r.ChooseTargets != nil && len(st.Targets) == 0 {
+		need.Nodes = true
+	}
+	snap, err := e.Observer.Snapshot(ctx, r.Source, r.ClusterID, need)
+	if err != nil {
+		// A backend that cannot be read does not fail the operation; the
+		// deadline bounds the wait.
+		st.Message = truncate(fmt.Sprintf(errObserveMsg, err), 1000)
+		return false, nil
+	}
+	if r.ChooseTargets != nil && len(st.Targets) == 0 {
+		st.Targets = r.ChooseTargets(snap)
+		if len(st.Targets) == 0 {
+			return false, e.finish(ctx, r, v1alpha1.OperationSucceeded, ReasonNothingToDo, "there is nothing to work on")
+		}
+		return false, nil
+	}
+	if int(st.Step) >= len(steps) {
+		return false, e.finish(ctx, r, v1alpha1.OperationSucceeded, ReasonCompleted, "all steps done")
+	}
+	step := steps[st.Step]
+	setProgress(st, step, len(steps))
+
+	if step.Timeout > 0 && st.StepStartedAt != nil && now.Sub(st.StepStartedAt.Time) > step.Timeout {
+		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
+			fmt.Sprintf("%s did not finish within %s%s", step.Name, step.Timeout, e.where(r)))
+	}
+
+	if g := st.Guard; g != nil && g.Step == st.Step {
+		return false, e.watch(ctx, r, step, snap, len(steps), now)
+	}
+
+	// The step's call has not been sent.
+	if pol.Cancel && (st.Attempts == 0 || step.Cancellable) {
+		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonCancelled,
+			fmt.Sprintf("cancelled before %s; nothing more was sent to the backend", step.Name))
+	}
+	if st.NextAttemptAt != nil {
+		if now.Before(st.NextAttemptAt.Time) {
+			return false, nil
+		}
+		st.NextAttemptAt = nil
+	}
+	if step.Skip != nil {
+		if skip, why := step.Skip(snap); skip {
+			return false, e.advance(ctx, r, len(steps), ReasonNothingToDo, why)
+		}
+	}
+	if step.Gate != nil {
+		waiting, refusal := step.Gate(snap)
+		if refusal != "" {
+			return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonPreconditionFailed, step.Name+": "+refusal)
+		}
+		if waiting != "" {
+			limit, since := step.GateTimeout, st.StepStartedAt
+			if st.Step == 0 && limit == 0 {
+				limit, since = preconditionTimeout(pol), st.StartedAt
+			}
+			if limit > 0 && since != nil && now.Sub(since.Time) > limit {
+				return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonPreconditionTimeout,
+					fmt.Sprintf("%s: still waiting after %s: %s", step.Name, limit, waiting))
+			}
+			phase := v1alpha1.OperationRunning
+			if st.Attempts == 0 && st.Step == 0 {
+				phase = v1alpha1.OperationPending
+			}
+			setPhase(st, phase, ReasonWaitingForPrecond, "%s: waiting: %s", step.Name, waiting)
+			return false, nil
+		}
+	}
+	if step.Call == nil {
+		// A step that only waits starts watching now.
+		st.Guard = &v1alpha1.OperationGuard{Step: st.Step, Outcome: v1alpha1.GuardSent, IntendedAt: metav1.NewTime(now),
+			ResolvedAt: &metav1.Time{Time: now}, BaselineStatus: step.baseline(snap), BaselineEvent: snap.LatestEventID()}
+		setPhase(st, v1alpha1.OperationRunning, ReasonInProgress, "%s", step.Name)
+		return false, nil
+	}
+	if st.Attempts == 0 {
+		setPhase(st, v1alpha1.OperationPending, ReasonWaitingForPrecond, "%s: preconditions hold; sending %s", step.Name, step.Path)
+	} else {
+		setPhase(st, v1alpha1.OperationRunning, ReasonInProgress, "%s: sending %s", step.Name, step.Path)
+	}
+	return true, nil
+}
+
+// watch follows a step whose call was intended, sent or ambiguous.
+func (e *Engine) watch(ctx context.Context, r Run, step Step, snap *Snapshot, total int, now time.Time) error {
+	o := r.Object
+	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
+	g := st.Guard
+	b := Baseline{Status: g.BaselineStatus, Event: g.BaselineEvent, Sent: g.Answered, EvidenceSeen: g.EvidenceSeen}
+	if !g.EvidenceSeen && step.Evidence != nil && step.Evidence(b, snap) {
+		g.EvidenceSeen, b.EvidenceSeen = true, true
+	}
+
+	switch g.Outcome {
+	case v1alpha1.GuardIntended, v1alpha1.GuardAmbiguous:
+		if g.EvidenceSeen {
+			g.Outcome, g.ResolvedAt, st.Triggered = v1alpha1.GuardSent, &metav1.Time{Time: now}, true
+			e.metrics().GuardResolutions.WithLabelValues("evidence").Inc()
+			setPhase(st, v1alpha1.OperationRunning, ReasonTriggered, "%s: the backend shows that %s took effect", step.Name, step.Path)
+			e.record(o, event.Normal(ReasonTriggered, st.Message))
+			return nil
+		}
+		what := "its answer was lost"
+		if g.Outcome == v1alpha1.GuardIntended {
+			what = "the provider stopped between recording the intent and the answer"
+		}
+		if now.Sub(g.IntendedAt.Time) < e.EvidenceGrace {
+			setPhase(st, v1alpha1.OperationRunning, ReasonResolving,
+				"%s: %s may have been sent (%s); looking for evidence that it took effect", step.Name, step.Path, what)
+			return nil
+		}
+		if step.OnAmbiguous == ResendWithoutEvidence && st.StepAttempts < maxAttempts(pol) {
+			e.metrics().GuardResolutions.WithLabelValues("resent").Inc()
+			st.Guard = nil
+			setPhase(st, v1alpha1.OperationRunning, ReasonInProgress,
+				"%s: no evidence that %s took effect within %s; sending it again is harmless", step.Name, step.Path, e.EvidenceGrace)
+			return nil
+		}
+		e.metrics().GuardResolutions.WithLabelValues("unknown").Inc()
+		hint := step.CheckHint
+		if hint == "" {
+			hint = "the cluster's status and logs"
+		}
+		return e.finish(ctx, r, v1alpha1.OperationFailed, ReasonOutcomeUnknown, fmt.Sprintf(
+			"%s: %s may or may not have reached the backend (%s) and it showed no evidence within %s. Sending it again could be harmful, so the operation stops; check %s before creating a new operation",
+			step.Name, step.Path, what, e.EvidenceGrace, hint))
+	}
+
+	// Sent: judge the backend's progress.
+	if step.RequireEvidence && !g.EvidenceSeen {
+		since := g.IntendedAt.Time
+		if g.ResolvedAt != nil {
+			since = g.ResolvedAt.Time
+		}
+		if now.Sub(since) < e.EvidenceGrace {
+			setPhase(st, v1alpha1.OperationRunning, ReasonTriggered, "%s: waiting for the backend to act on %s", step.Name, step.Path)
+			return nil
+		}
+		if step.NoEvidenceMeansDone != "" {
+			return e.advance(ctx, r, total, ReasonCompleted, step.NoEvidenceMeansDone)
+		}
+		return e.finish(ctx, r, v1alpha1.OperationFailed, ReasonNoEffect, fmt.Sprintf(
+			"%s: the backend accepted %s but showed no sign of acting on it within %s (it refuses some requests silently after accepting them); check %s",
+			step.Name, step.Path, e.EvidenceGrace, orDefault(step.CheckHint, "the cluster's logs")))
+	}
+	v := step.Check(b, snap)
+	switch {
+	case v.Failure != "":
+		return e.finish(ctx, r, v1alpha1.OperationFailed, orDefault(v.Reason, "Failed"), step.Name+": "+v.Failure)
+	case v.Done:
+		return e.advance(ctx, r, total, ReasonCompleted, step.Name+" done")
+	default:
+		if pol.Cancel {
+			setPhase(st, v1alpha1.OperationRunning, ReasonInProgress,
+				"%s: %s (cancel requested: the backend call was already sent and cannot be stopped; the operation stops before its next cancellable step)", step.Name, v.Progress)
+			return nil
+		}
+		setPhase(st, v1alpha1.OperationRunning, ReasonInProgress, "%s: %s", step.Name, v.Progress)
+		return nil
+	}
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// advance finishes the current step and moves to the next, or finishes
+// the operation after the last.
+func (e *Engine) advance(ctx context.Context, r Run, total int, reason, msg string) error {
+	st := r.Object.GetOperationStatus()
+	if int(st.Step)+1 >= total {
+		if st.Progress != nil {
+			st.Progress.Done = st.Progress.Total
+			st.Progress.Current = ""
+		}
+		return e.finish(ctx, r, v1alpha1.OperationSucceeded, reason, msg)
+	}
+	st.Step++
+	st.Guard, st.Triggered, st.StepAttempts, st.NextAttemptAt = nil, false, 0, nil
+	st.StepStartedAt = &metav1.Time{Time: e.now()}
+	setPhase(st, v1alpha1.OperationRunning, ReasonInProgress, "%s", msg)
+	e.record(r.Object, event.Normal("StepDone", msg))
+	return nil
+}
+
+func setProgress(st *v1alpha1.OperationStatus, s Step, total int) {
+	p := &v1alpha1.OperationProgress{Done: st.Step, Total: int64(total), Current: s.Name}
+	if s.ProgressTotal > 0 {
+		p.Done, p.Total = s.ProgressDone, s.ProgressTotal
+	}
+	st.Progress = p
+}
+
+// where describes the current step for deadline messages.
+func (e *Engine) where(r Run) string {
+	st := r.Object.GetOperationStatus()
+	s := ""
+	if st.Progress != nil && st.Progress.Current != "" {
+		s = fmt.Sprintf(" (at %s)", st.Progress.Current)
+	}
+	if st.Guard != nil && st.Guard.Outcome != v1alpha1.GuardSent {
+		s += "; the outcome of its last backend call is unknown"
+	}
+	return s
+}
+
+// finish ends the operation: the target's lock is released and the
+// history record written first, in one write, then the operation's own
+// status (persisted by the reconciler). A crash in between is repaired by
+// Observe, which finds the record.
+func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhase, reason, msg string) error {
+	o := r.Object
+	st := o.GetOperationStatus()
+	now := metav1.NewTime(e.now())
+	st.CompletedAt = &now
+	st.QueuePosition, st.NextAttemptAt = nil, nil
+	setPhase(st, phase, reason, "%s", truncate(msg, 2000))
+	if st.StartedAt != nil {
+		rec := recordFor(o)
+		if err := e.Lock.Finish(ctx, r.Target, o, &rec); err != nil {
+			return errors.Wrap(err, errFinish)
+		}
+	}
+	m := e.metrics()
+	m.Finished.WithLabelValues(e.Kind, o.GetOperationType(), string(phase), reason).Inc()
+	if st.StartedAt != nil {
+		m.Duration.WithLabelValues(e.Kind, o.GetOperationType(), string(phase)).Observe(now.Sub(st.StartedAt.Time).Seconds())
+	}
+	if phase == v1alpha1.OperationSucceeded {
+		e.record(o, event.Normal(event.Reason(reason), st.Message))
+	} else {
+		e.record(o, event.Warning(event.Reason(reason), errors.New(st.Message)))
+	}
+	return nil
+}
+
+func recordFor(o Object) v1alpha1.OperationRecord {
+	st := o.GetOperationStatus()
+	return v1alpha1.OperationRecord{Name: o.GetName(), UID: o.GetUID(), Type: o.GetOperationType(), Phase: st.Phase,
+		Reason: st.Reason, Message: truncate(st.Message, 500), StartedAt: st.StartedAt, CompletedAt: st.CompletedAt, SpecHash: st.SpecHash}
+}
+
+// observeFinished releases a lock a finished operation may still hold and
+// deletes the object once its TTL passed. It never calls the backend.
+func (e *Engine) observeFinished(ctx context.Context, r Run) error {
+	o := r.Object
+	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
+	if st.StartedAt != nil && r.Target.Name != "" {
+		if err := e.Lock.Finish(ctx, r.Target, o, nil); err != nil {
+			return errors.Wrap(err, errFinish)
+		}
+	}
+	if pol.TTLSecondsAfterFinished == nil || st.CompletedAt == nil || o.GetDeletionTimestamp() != nil {
+		return nil
+	}
+	if e.now().Before(st.CompletedAt.Add(time.Duration(*pol.TTLSecondsAfterFinished) * time.Second)) {
+		return nil
+	}
+	if err := e.Kube.Delete(ctx, o); err != nil && !apierrors.IsNotFound(err) {
+		return errors.Wrap(err, errDeleteTTL)
+	}
+	e.log(o).Debug("Deleted finished operation after its TTL")
+	return nil
+}
+
+// Released reports whether a deleted operation has given up its lock and
+// left its record, so its finalizer may go.
+func (e *Engine) Released(ctx context.Context, r Run) (bool, error) {
+	if r.Target.Name == "" {
+		return true, nil
+	}
+	t := e.Lock.NewTarget()
+	if err := e.Kube.Get(ctx, r.Target, t); err != nil {
+		return apierrors.IsNotFound(err), client.IgnoreNotFound(err)
+	}
+	st := r.Object.GetOperationStatus()
+	recorded := st.StartedAt == nil || isTerminal(st.Phase) || RecordOf(t, r.Object.GetUID()) != nil
+	return !Holds(t, r.Object) && recorded, nil
+}
+
+// Release is called when the operation object is deleted: its lock is
+// released and, if it had started and not finished, the deletion is
+// recorded in the target's history. Nothing is sent to the backend.
+func (e *Engine) Release(ctx context.Context, r Run) error {
+	o := r.Object
+	st := o.GetOperationStatus()
+	if isTerminal(st.Phase) || st.StartedAt == nil {
+		return errors.Wrap(e.Lock.Finish(ctx, r.Target, o, nil), errFinish)
+	}
+	reason, msg := ReasonDeleted, fmt.Sprintf("deleted while %s; nothing was sent to the backend", st.Phase)
+	if st.Attempts > 0 || st.Guard != nil {
+		reason = ReasonDeletedWhileRunning
+		msg = fmt.Sprintf("deleted while %s at %s; nothing more is sent, but backend work already started continues", st.Phase, orDefault(currentOf(st), "its first step"))
+	}
+	now := metav1.NewTime(e.now())
+	rec := recordFor(o)
+	rec.Phase, rec.Reason, rec.Message, rec.CompletedAt = v1alpha1.OperationFailed, reason, msg, &now
+	if err := e.Lock.Finish(ctx, r.Target, o, &rec); err != nil {
+		return errors.Wrap(err, errFinish)
+	}
+	e.record(o, event.Normal(event.Reason(reason), msg))
+	return nil
+}
+
+func currentOf(st *v1alpha1.OperationStatus) string {
+	if st.Progress == nil {
+		return ""
+	}
+	return st.Progress.Current
+}

@@ -1,0 +1,225 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+	http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+package ops
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/pkg/errors"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+)
+
+const (
+	errRecordIntent  = "cannot record the intent to call the backend; nothing was sent"
+	errRecordOutcome = "cannot record the outcome of the backend call"
+	errBaseline      = "cannot observe the backend before the call; nothing was sent"
+)
+
+// A callResult classifies a backend call's error.
+type callResult int
+
+const (
+	callAccepted  callResult = iota // 2xx
+	callAmbiguous                   // may have taken effect
+	callRetryable                   // definitely not acted on; may be sent again
+	callRejected                    // the backend refused it; sending again would not help
+)
+
+func classify(err error, s Step) callResult {
+	switch {
+	case err == nil:
+		return callAccepted
+	case sb.MayHaveTakenEffect(err):
+		return callAmbiguous
+	case s.ServerErrorIsAmbiguous && sb.IsServerError(err):
+		return callAmbiguous
+	case sb.NotSent(err), sb.IsServerError(err), sb.IsUnauthorized(err):
+		return callRetryable
+	default:
+		return callRejected
+	}
+}
+
+func (r callResult) String() string {
+	return [...]string{"Accepted", "Ambiguous", "Failed", "Rejected"}[r]
+}
+
+// Trigger sends the current step's call under the write-ahead guard:
+//
+//  1. observe the backend fresh, for the baseline evidence is judged against;
+//  2. persist the intent (guard outcome Intended) with optimistic
+//     concurrency, so a stale copy of the object can never send;
+//  3. send the call;
+//  4. persist the outcome (Sent, Ambiguous, or cleared for a retry).
+//
+// A crash after 2 leaves the intent behind, which Observe resolves by
+// evidence and never by sending again blindly. Trigger is the managed
+// reconciler's Create; it returns an error only when nothing was decided.
+func (e *Engine) Trigger(ctx context.Context, r Run) error {
+	o := r.Object
+	st := o.GetOperationStatus()
+	steps := r.Plan(st.Targets)
+	if st.StartedAt == nil || st.Guard != nil || st.Triggered || st.Step >= int64(len(steps)) || steps[st.Step].Call == nil {
+		return nil // Observe did not ask for this; it will look again.
+	}
+	step := steps[st.Step]
+	crashPoint(o.GetNamespace(), o.GetName(), CrashBeforeIntent, st.Step)
+
+	snap, err := e.Observer.Fresh(ctx, r.Source, r.ClusterID, step.Needs.or(Needs{Events: true}))
+	if err != nil {
+		return errors.Wrap(err, errBaseline)
+	}
+	now := metav1.NewTime(e.now())
+	st.Guard = &v1alpha1.OperationGuard{
+		Step: st.Step, Attempt: st.StepAttempts + 1, Outcome: v1alpha1.GuardIntended, IntendedAt: now,
+		BaselineStatus: step.baseline(snap), BaselineEvent: snap.LatestEventID(),
+	}
+	setPhase(st, v1alpha1.OperationRunning, ReasonTriggering, "sending %s", step.Path)
+	o.SetConditions(withTime(conditionFor(st)))
+	if err := e.Kube.Status().Update(ctx, o); err != nil {
+		return errors.Wrap(err, errRecordIntent)
+	}
+	crashPoint(o.GetNamespace(), o.GetName(), CrashAfterIntent, st.Step)
+
+	callErr := step.Call(ctx, r.Source.API)
+	crashPoint(o.GetNamespace(), o.GetName(), CrashAfterCall, st.Step)
+
+	if finished := e.applyOutcome(o, step, callErr); finished {
+		// A refusal ends the operation. Releasing the lock may fail here;
+		// Observe of the finished operation releases it then.
+		_ = e.finish(ctx, r, st.Phase, st.Reason, st.Message)
+	}
+	if err := e.persistStatus(ctx, o); err != nil {
+		return errors.Wrap(err, errRecordOutcome)
+	}
+	crashPoint(o.GetNamespace(), o.GetName(), CrashAfterOutcome, st.Step)
+	return nil
+}
+
+// applyOutcome records a call's result in the status. It returns true when
+// the result ends the operation.
+func (e *Engine) applyOutcome(o Object, step Step, callErr error) bool {
+	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
+	now := metav1.NewTime(e.now())
+	res := classify(callErr, step)
+	st.Attempts++
+	st.StepAttempts++
+
+	code := int64(0)
+	msg := ""
+	var se *sb.Error
+	if errors.As(callErr, &se) {
+		code = int64(se.StatusCode)
+		msg = se.Message
+	} else if callErr == nil {
+		code = 200
+	}
+	if callErr != nil && msg == "" {
+		msg = callErr.Error()
+	}
+	result := res.String()
+	if msg != "" {
+		result += ": " + msg
+	}
+	st.Calls = append(st.Calls, v1alpha1.BackendCall{Method: methodOf(step.Path), Path: pathOf(step.Path),
+		StatusCode: code, Result: truncate(result, 300), Attempt: st.StepAttempts, Step: step.Name, Time: st.Guard.IntendedAt})
+	if len(st.Calls) > v1alpha1.MaxOperationCalls {
+		st.Calls = st.Calls[len(st.Calls)-v1alpha1.MaxOperationCalls:]
+	}
+	e.metrics().BackendCalls.WithLabelValues(step.Endpoint, codeLabel(code)).Inc()
+
+	switch res {
+	case callAccepted:
+		st.Guard.Outcome, st.Guard.ResolvedAt, st.Guard.Answered, st.Triggered = v1alpha1.GuardSent, &now, true, true
+		setPhase(st, v1alpha1.OperationRunning, ReasonTriggered, "%s: %s accepted", step.Name, step.Path)
+		e.record(o, event.Normal(ReasonTriggered, st.Message))
+	case callAmbiguous:
+		st.Guard.Outcome = v1alpha1.GuardAmbiguous
+		setPhase(st, v1alpha1.OperationRunning, ReasonResolving,
+			"%s: the answer to %s was lost (%s); looking for evidence that it took effect", step.Name, step.Path, msg)
+		e.record(o, event.Warning(ReasonResolving, errors.New(st.Message)))
+	case callRetryable:
+		st.Guard = nil
+		if st.StepAttempts >= maxAttempts(pol) {
+			setPhase(st, v1alpha1.OperationFailed, ReasonRetriesExhausted, "%s: %s failed %d times, the last with: %s",
+				step.Name, step.Path, st.StepAttempts, msg)
+			st.Message = truncate(st.Message, 1000)
+			return true
+		}
+		next := metav1.NewTime(now.Add(backoff(pol, st.StepAttempts)))
+		st.NextAttemptAt = &next
+		setPhase(st, v1alpha1.OperationRunning, ReasonRetryScheduled, "%s: %s failed (attempt %d of %d): %s; retrying at %s",
+			step.Name, step.Path, st.StepAttempts, maxAttempts(pol), msg, next.UTC().Format("15:04:05"))
+		e.record(o, event.Warning(ReasonRetryScheduled, errors.New(st.Message)))
+	case callRejected:
+		st.Guard = nil
+		setPhase(st, v1alpha1.OperationFailed, ReasonBackendRejected, "%s: the backend refused %s: %s", step.Name, step.Path, msg)
+		return true
+	}
+	return false
+}
+
+// persistStatus writes o's status, re-applying it on a newer copy of the
+// object after a conflict.
+func (e *Engine) persistStatus(ctx context.Context, o Object) error {
+	want := o.GetOperationStatus().DeepCopy()
+	conds := o.GetCondition("Ready")
+	return retry.RetryOnConflict(retry.DefaultBackoff, func() error {
+		err := e.Kube.Status().Update(ctx, o)
+		if !kerrors.IsConflict(err) {
+			return err
+		}
+		if gerr := e.Kube.Get(ctx, client.ObjectKeyFromObject(o), o); gerr != nil {
+			return gerr
+		}
+		*o.GetOperationStatus() = *want
+		o.SetConditions(conds)
+		return err
+	})
+}
+
+func methodOf(call string) string {
+	m, _, _ := strings.Cut(call, " ")
+	return m
+}
+
+func pathOf(call string) string {
+	_, p, _ := strings.Cut(call, " ")
+	return p
+}
+
+func codeLabel(code int64) string {
+	if code == 0 {
+		return "none"
+	}
+	return strconv.FormatInt(code, 10)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,189 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+	http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+package ops
+
+import (
+	"context"
+	"sort"
+
+	"github.com/pkg/errors"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+)
+
+const (
+	errGetTarget    = "cannot get the operation's target"
+	errUpdateTarget = "cannot update the operation's target status"
+	errGetHolder    = "cannot get the operation holding the lock"
+)
+
+// A Target is the object whose status holds an operation's lock and
+// history: a StorageCluster for ClusterOps, a StorageNode for
+// StorageNodeOps.
+type Target interface {
+	client.Object
+	GetActiveOperation() *v1alpha1.OperationReference
+	SetActiveOperation(r *v1alpha1.OperationReference)
+	GetOperationHistory() []v1alpha1.OperationRecord
+	SetOperationHistory(h []v1alpha1.OperationRecord)
+}
+
+// A Lock is the durable, per-target lock of the operation queue. The lock
+// lives in the target's status (activeOperation), so it survives provider
+// restarts, is visible to users, and is taken and released with optimistic
+// concurrency: two operations can never both hold it.
+type Lock struct {
+	// Kube writes target status and reads through the informer cache.
+	Kube client.Client
+	// Reader reads from the API server directly, to confirm that a lock
+	// holder is really gone before taking its lock over.
+	Reader client.Reader
+	// NewTarget returns an empty target object.
+	NewTarget func() Target
+	// NewHolder returns an empty operation object of the holder's kind.
+	NewHolder func() Object
+}
+
+func refTo(o Object) *v1alpha1.OperationReference {
+	return &v1alpha1.OperationReference{Name: o.GetName(), UID: o.GetUID(), Type: o.GetOperationType(),
+		Phase: o.GetOperationStatus().Phase}
+}
+
+// getTarget reads the target through the cache.
+func (l *Lock) getTarget(ctx context.Context, key types.NamespacedName) (Target, error) {
+	t := l.NewTarget()
+	if err := l.Kube.Get(ctx, key, t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Holds reports whether o holds the lock of target t.
+func Holds(t Target, o Object) bool {
+	a := t.GetActiveOperation()
+	return a != nil && a.UID == o.GetUID()
+}
+
+// holderGone reports whether the operation named in a lock no longer needs
+// it: it was deleted (or re-created under a new UID), or it finished
+// without releasing (a crash between finishing and releasing).
+func (l *Lock) holderGone(ctx context.Context, ns string, ref *v1alpha1.OperationReference) (bool, error) {
+	h := l.NewHolder()
+	err := l.Reader.Get(ctx, types.NamespacedName{Namespace: ns, Name: ref.Name}, h)
+	if kerrors.IsNotFound(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, errors.Wrap(err, errGetHolder)
+	}
+	return h.GetUID() != ref.UID || IsTerminal(h), nil
+}
+
+// Acquire takes target's lock for o when it is free or its holder is gone.
+// It returns whether o holds the lock, and the name of a previous holder
+// whose stale lock was taken over.
+func (l *Lock) Acquire(ctx context.Context, t Target, o Object) (bool, string, error) {
+	cur := t.GetActiveOperation()
+	if cur != nil && cur.UID == o.GetUID() {
+		return true, "", nil
+	}
+	takenOver := ""
+	if cur != nil {
+		gone, err := l.holderGone(ctx, t.GetNamespace(), cur)
+		if err != nil || !gone {
+			return false, "", err
+		}
+		takenOver = cur.Name
+	}
+	t.SetActiveOperation(refTo(o))
+	if err := l.Kube.Status().Update(ctx, t); err != nil {
+		if kerrors.IsConflict(err) {
+			return false, "", nil // someone else wrote first; look again next time
+		}
+		return false, "", errors.Wrap(err, errUpdateTarget)
+	}
+	return true, takenOver, nil
+}
+
+// Finish releases o's lock on the target (if o holds it) and appends rec to
+// the target's bounded history (unless a record of o is already there), in
+// one write. A missing target is not an error: there is nothing to keep.
+func (l *Lock) Finish(ctx context.Context, key types.NamespacedName, o Object, rec *v1alpha1.OperationRecord) error {
+	t, err := l.getTarget(ctx, key)
+	if kerrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return errors.Wrap(err, errGetTarget)
+	}
+	changed := false
+	if Holds(t, o) {
+		t.SetActiveOperation(nil)
+		changed = true
+	}
+	if rec != nil && RecordOf(t, o.GetUID()) == nil {
+		h := append(t.GetOperationHistory(), *rec)
+		if len(h) > v1alpha1.MaxOperationHistory {
+			h = h[len(h)-v1alpha1.MaxOperationHistory:]
+		}
+		t.SetOperationHistory(h)
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	return errors.Wrap(l.Kube.Status().Update(ctx, t), errUpdateTarget)
+}
+
+// RecordOf returns the history record of the operation with uid, if any.
+func RecordOf(t Target, uid types.UID) *v1alpha1.OperationRecord {
+	h := t.GetOperationHistory()
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].UID == uid {
+			return &h[i]
+		}
+	}
+	return nil
+}
+
+// TwinOf returns the record of an earlier operation with the same name,
+// type and spec as o but another UID: o is a re-creation of it (for
+// example by Argo CD after a TTL deletion) and must not run again.
+func TwinOf(t Target, o Object, specHash string) *v1alpha1.OperationRecord {
+	h := t.GetOperationHistory()
+	for i := len(h) - 1; i >= 0; i-- {
+		r := h[i]
+		if r.Name == o.GetName() && r.UID != o.GetUID() && r.Type == o.GetOperationType() && r.SpecHash == specHash && r.Reason != ReasonDeleted {
+			return &h[i]
+		}
+	}
+	return nil
+}
+
+// QueueOrder sorts waiting operations first come, first served: by
+// creation time, then name (creation times have one-second resolution).
+func QueueOrder(waiting []Object) {
+	sort.SliceStable(waiting, func(i, j int) bool {
+		a, b := waiting[i].GetCreationTimestamp(), waiting[j].GetCreationTimestamp()
+		if !a.Equal(&b) {
+			return a.Before(&b)
+		}
+		return waiting[i].GetName() < waiting[j].GetName()
+	})
+}

@@ -1,0 +1,129 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+	http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+package ops
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+)
+
+// Policy defaults; the CRD applies the same ones at admission, these cover
+// objects built in Go.
+const (
+	defaultTimeout             = time.Hour
+	defaultPreconditionTimeout = 10 * time.Minute
+	defaultMaxAttempts         = 3
+	defaultInitialBackoff      = 5 * time.Second
+	defaultMaxBackoff          = 5 * time.Minute
+)
+
+func seconds(p *int64, def time.Duration) time.Duration {
+	if p == nil {
+		return def
+	}
+	return time.Duration(*p) * time.Second
+}
+
+// timeout is the bound of the whole operation.
+func timeout(p v1alpha1.OperationPolicy) time.Duration {
+	return seconds(p.TimeoutSeconds, defaultTimeout)
+}
+
+// preconditionTimeout bounds the wait for a start state.
+func preconditionTimeout(p v1alpha1.OperationPolicy) time.Duration {
+	return seconds(p.PreconditionTimeoutSeconds, defaultPreconditionTimeout)
+}
+
+// maxAttempts is how often one step's call may be sent.
+func maxAttempts(p v1alpha1.OperationPolicy) int64 {
+	if p.Retry == nil || p.Retry.MaxAttempts == nil {
+		return defaultMaxAttempts
+	}
+	return *p.Retry.MaxAttempts
+}
+
+// backoff is the wait before attempt n+1 after n failed attempts:
+// initial * 2^(n-1), capped.
+func backoff(p v1alpha1.OperationPolicy, n int64) time.Duration {
+	initial, limit := defaultInitialBackoff, defaultMaxBackoff
+	if p.Retry != nil {
+		initial = seconds(p.Retry.InitialBackoffSeconds, initial)
+		limit = seconds(p.Retry.MaxBackoffSeconds, limit)
+	}
+	d := initial
+	for i := int64(1); i < n && d < limit; i++ {
+		d *= 2
+	}
+	return min(d, limit)
+}
+
+// PollIntervals are how often a non-terminal operation is reconciled.
+type PollIntervals struct {
+	// Running is the poll interval while a step waits for the backend:
+	// Fast for the first FastFor after the step's call, then Running.
+	Fast, Running time.Duration
+	FastFor       time.Duration
+	// Waiting is the poll interval while queued or waiting for a
+	// precondition (lock releases also wake queued operations at once).
+	Waiting time.Duration
+	// Jitter is the fraction (0..1) by which each interval is varied.
+	Jitter float64
+}
+
+// DefaultPollIntervals see completion within about a second.
+var DefaultPollIntervals = PollIntervals{
+	Fast: 250 * time.Millisecond, Running: time.Second, FastFor: 30 * time.Second,
+	Waiting: 5 * time.Second, Jitter: 0.1,
+}
+
+// finishedPoll is the requeue of a finished operation without a TTL: it is
+// never polled against the backend; this only keeps the object observed.
+const finishedPoll = 24 * time.Hour
+
+// Hook returns the poll-interval hook for crossplane-runtime's managed
+// reconciler: fast while running, slower while waiting, and not at all
+// (only the TTL) once finished.
+func (pi PollIntervals) Hook(now func() time.Time) func(o Object, _ time.Duration) time.Duration {
+	return func(o Object, _ time.Duration) time.Duration {
+		st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
+		switch {
+		case isTerminal(st.Phase):
+			if pol.TTLSecondsAfterFinished == nil || st.CompletedAt == nil {
+				return finishedPoll
+			}
+			left := st.CompletedAt.Add(time.Duration(*pol.TTLSecondsAfterFinished) * time.Second).Sub(now())
+			return max(left, 0) + 100*time.Millisecond
+		case st.NextAttemptAt != nil:
+			return pi.jitter(max(st.NextAttemptAt.Sub(now()), 0) + 50*time.Millisecond)
+		case st.StartedAt == nil:
+			return pi.jitter(pi.Waiting)
+		case st.Guard != nil && st.Guard.ResolvedAt != nil && now().Sub(st.Guard.ResolvedAt.Time) > pi.FastFor:
+			return pi.jitter(pi.Running)
+		default:
+			return pi.jitter(pi.Fast)
+		}
+	}
+}
+
+func (pi PollIntervals) jitter(d time.Duration) time.Duration {
+	if pi.Jitter <= 0 {
+		return d
+	}
+	f := 1 + pi.Jitter*(2*rand.Float64()-1) //nolint:gosec // jitter needs no cryptographic randomness.
+	return time.Duration(float64(d) * f)
+}

@@ -1,0 +1,269 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+	http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+package ops
+
+import (
+	"context"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/pkg/errors"
+
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+)
+
+// eventWindow is how many of the newest backend log events a snapshot
+// reads. Evidence is looked for among the events after a call's baseline.
+const eventWindow = 200
+
+const (
+	errListClusters = "cannot list clusters"
+	errListNodes    = "cannot list storage nodes"
+	errReadLogs     = "cannot read cluster logs"
+	errListTasks    = "cannot list tasks"
+	errNoCluster    = "cluster %s does not exist in the backend"
+)
+
+// A Source is one simplyblock control plane, as seen with one set of
+// credentials. Key identifies it for sharing observations.
+type Source struct {
+	Key string
+	API sb.API
+}
+
+// Needs says what a step must see besides the cluster record.
+type Needs struct {
+	Nodes  bool
+	Events bool
+	Tasks  bool
+}
+
+func (n Needs) or(o Needs) Needs {
+	return Needs{Nodes: n.Nodes || o.Nodes, Events: n.Events || o.Events, Tasks: n.Tasks || o.Tasks}
+}
+
+// An Event is one backend log event, parsed where it records a status
+// change ("Cluster status changed from X to Y", "Storage node status
+// changed from X to Y").
+type Event struct {
+	ID       string
+	Object   string // Cluster or StorageNode
+	ObjectID string
+	From, To string // empty unless the event is a status change
+	Message  string
+}
+
+var statusChange = regexp.MustCompile(`status changed from (\S+) to (\S+)`)
+
+func parseEvent(e sb.ClusterLogEntry) Event {
+	s := func(k string) string {
+		v, _ := e[k].(string)
+		return v
+	}
+	ev := Event{ID: s("id"), Object: s("object_name"), ObjectID: s("object_id"), Message: s("message")}
+	if m := statusChange.FindStringSubmatch(ev.Message); m != nil {
+		ev.From, ev.To = m[1], m[2]
+	}
+	return ev
+}
+
+// A Snapshot is what the backend showed at one moment.
+type Snapshot struct {
+	At      time.Time
+	Cluster sb.ClusterDTO
+	// Nodes is every node record, removed ones included; nil unless needed.
+	Nodes []sb.StorageNodeDTO
+	// Events are the newest log events, oldest first; nil unless needed.
+	Events []Event
+	// Tasks are the cluster's listed tasks; nil unless needed. TasksErr is
+	// why they could not be read: the backend fails the list while some
+	// task types exist, so a step decides what that means.
+	Tasks    []sb.TaskDTO
+	TasksErr error
+}
+
+// LatestEventID is the id of the newest event, or "" when there is none.
+func (s *Snapshot) LatestEventID() string {
+	if len(s.Events) == 0 {
+		return ""
+	}
+	return s.Events[len(s.Events)-1].ID
+}
+
+// EventsSince returns the events after the one with id baseline. When the
+// baseline is empty or has left the window, every event in the window is
+// returned (they are all newer than the window's start).
+func (s *Snapshot) EventsSince(baseline string) []Event {
+	if baseline == "" {
+		return s.Events
+	}
+	for i := len(s.Events) - 1; i >= 0; i-- {
+		if s.Events[i].ID == baseline {
+			return s.Events[i+1:]
+		}
+	}
+	return s.Events
+}
+
+// LiveNodes returns the nodes that are not removed, in backend order.
+func (s *Snapshot) LiveNodes() []sb.StorageNodeDTO {
+	out := make([]sb.StorageNodeDTO, 0, len(s.Nodes))
+	for _, n := range s.Nodes {
+		if n.Status != sb.NodeRemoved {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Node returns the node with id, if it exists.
+func (s *Snapshot) Node(id string) (sb.StorageNodeDTO, bool) {
+	for _, n := range s.Nodes {
+		if n.ID == id {
+			return n, true
+		}
+	}
+	return sb.StorageNodeDTO{}, false
+}
+
+// An Observer shares backend observations between operations: every
+// operation on one control plane reads the same cluster list, and every
+// operation on one cluster the same node list and log window, each fetched
+// at most once per MaxAge. Backend load therefore grows with the number of
+// clusters being worked on, not with the number of operations.
+type Observer struct {
+	// MaxAge is how old a shared observation may be.
+	MaxAge time.Duration
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+
+	mu      sync.Mutex
+	entries map[string]*cacheEntry
+}
+
+type cacheEntry struct {
+	mu  sync.Mutex
+	at  time.Time
+	val any
+	err error
+}
+
+// NewObserver returns an Observer whose observations are at most maxAge old.
+func NewObserver(maxAge time.Duration) *Observer {
+	return &Observer{MaxAge: maxAge, entries: map[string]*cacheEntry{}}
+}
+
+func (o *Observer) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+// get returns the cached value for key, fetching it when older than
+// maxAge; concurrent callers for one key wait for a single fetch.
+func (o *Observer) get(key string, maxAge time.Duration, fetch func() (any, error)) (any, error) {
+	o.mu.Lock()
+	if o.entries == nil {
+		o.entries = map[string]*cacheEntry{}
+	}
+	e, ok := o.entries[key]
+	if !ok {
+		e = &cacheEntry{}
+		o.entries[key] = e
+	}
+	o.mu.Unlock()
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.at.IsZero() && o.now().Sub(e.at) <= maxAge {
+		return e.val, e.err
+	}
+	e.val, e.err = fetch()
+	e.at = o.now()
+	return e.val, e.err
+}
+
+// Snapshot returns a shared observation of cluster id on src.
+func (o *Observer) Snapshot(ctx context.Context, src Source, id string, need Needs) (*Snapshot, error) {
+	return o.snapshot(ctx, src, id, need, o.MaxAge)
+}
+
+// Fresh returns an observation made now, bypassing (and refreshing) the
+// shared one. The guard uses it for a call's baseline.
+func (o *Observer) Fresh(ctx context.Context, src Source, id string, need Needs) (*Snapshot, error) {
+	return o.snapshot(ctx, src, id, need, -1)
+}
+
+func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Needs, maxAge time.Duration) (*Snapshot, error) {
+	s := &Snapshot{At: o.now()}
+	v, err := o.get(src.Key+"|clusters", maxAge, func() (any, error) {
+		cs, err := src.API.ListClusters(ctx)
+		return cs, errors.Wrap(err, errListClusters)
+	})
+	if err != nil {
+		return nil, err
+	}
+	found := false
+	for _, c := range v.([]sb.ClusterDTO) { //nolint:forcetypeassert // the cache holds what the fetch stored.
+		if c.ID == id {
+			s.Cluster, found = c, true
+			break
+		}
+	}
+	if !found {
+		return nil, errors.Errorf(errNoCluster, id)
+	}
+	if need.Nodes {
+		v, err := o.get(src.Key+"|nodes|"+id, maxAge, func() (any, error) {
+			ns, err := src.API.ListStorageNodes(ctx, id)
+			return ns, errors.Wrap(err, errListNodes)
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.Nodes = v.([]sb.StorageNodeDTO) //nolint:forcetypeassert // as above.
+	}
+	if need.Events {
+		v, err := o.get(src.Key+"|logs|"+id, maxAge, func() (any, error) {
+			raw, err := src.API.ClusterLogs(ctx, id, eventWindow)
+			if err != nil {
+				return nil, errors.Wrap(err, errReadLogs)
+			}
+			evs := make([]Event, 0, len(raw))
+			for _, r := range raw {
+				evs = append(evs, parseEvent(r))
+			}
+			return evs, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.Events = v.([]Event) //nolint:forcetypeassert // as above.
+	}
+	if need.Tasks {
+		v, err := o.get(src.Key+"|tasks|"+id, maxAge, func() (any, error) {
+			ts, err := src.API.ListTasks(ctx, id)
+			return ts, errors.Wrap(err, errListTasks)
+		})
+		s.TasksErr = err
+		if err == nil {
+			s.Tasks = v.([]sb.TaskDTO) //nolint:forcetypeassert // as above.
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,81 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+	http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+package ops
+
+import (
+	"fmt"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+)
+
+// Reasons an operation gives for its phase.
+const (
+	ReasonQueued              = "Queued"
+	ReasonWaitingForTarget    = "WaitingForTarget"
+	ReasonWaitingForPrecond   = "WaitingForPrecondition"
+	ReasonTriggering          = "Triggering"
+	ReasonTriggered           = "Triggered"
+	ReasonInProgress          = "InProgress"
+	ReasonResolving           = "ResolvingOutcome"
+	ReasonRetryScheduled      = "RetryScheduled"
+	ReasonBackendUnavailable  = "BackendUnavailable"
+	ReasonCompleted           = "Completed"
+	ReasonNothingToDo         = "NothingToDo"
+	ReasonDeadlineExceeded    = "DeadlineExceeded"
+	ReasonPreconditionTimeout = "PreconditionTimeout"
+	ReasonPreconditionFailed  = "PreconditionFailed"
+	ReasonCancelled           = "Cancelled"
+	ReasonBackendRejected     = "BackendRejected"
+	ReasonRetriesExhausted    = "RetriesExhausted"
+	ReasonOutcomeUnknown      = "OutcomeUnknown"
+	ReasonNoEffect            = "NoEffect"
+	ReasonAlreadyCompleted    = "AlreadyCompleted"
+	ReasonDeleted             = "Deleted"
+	ReasonDeletedWhileRunning = "DeletedWhileRunning"
+)
+
+func isTerminal(p v1alpha1.OperationPhase) bool {
+	return p == v1alpha1.OperationSucceeded || p == v1alpha1.OperationFailed
+}
+
+// IsTerminal reports whether o has finished (Succeeded or Failed).
+func IsTerminal(o Object) bool { return isTerminal(o.GetOperationStatus().Phase) }
+
+// setPhase sets phase, reason and message.
+func setPhase(st *v1alpha1.OperationStatus, p v1alpha1.OperationPhase, reason, format string, args ...any) {
+	st.Phase, st.Reason, st.Message = p, reason, fmt.Sprintf(format, args...)
+}
+
+// conditionFor maps the phase onto Crossplane's Ready condition: True only
+// when Succeeded; a Failed operation is Ready=False with its reason.
+func conditionFor(st *v1alpha1.OperationStatus) xpv2.Condition {
+	switch st.Phase {
+	case v1alpha1.OperationSucceeded:
+		c := xpv2.Available()
+		c.Message = st.Message
+		return c
+	default:
+		reason := st.Reason
+		if reason == "" {
+			reason = ReasonQueued
+		}
+		return xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse,
+			Reason: xpv2.ConditionReason(reason), Message: st.Message}
+	}
+}

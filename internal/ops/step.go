@@ -1,0 +1,139 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+	http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+package ops
+
+import (
+	"context"
+	"time"
+
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+)
+
+// An AmbiguityPolicy says what a step does when its call's answer was lost
+// (timeout after sending, connection dropped, 502/504, or a crash between
+// intent and outcome) and the backend shows no evidence that it acted.
+type AmbiguityPolicy int
+
+// Ambiguity policies.
+const (
+	// FailWithoutEvidence fails the operation with reason OutcomeUnknown:
+	// repeating the call could be harmful (most simplyblock actions are not
+	// idempotent).
+	FailWithoutEvidence AmbiguityPolicy = iota
+	// ResendWithoutEvidence sends the call again: a repeat is proven
+	// harmless (rebalance is deduplicated by the backend).
+	ResendWithoutEvidence
+)
+
+// A Baseline is what the backend showed just before a step's call, and
+// what has been learned since.
+type Baseline struct {
+	// Status is the status of the step's subject (cluster or node) before
+	// the call.
+	Status string
+	// Event is the newest backend log event before the call.
+	Event string
+	// Sent is true when the backend answered the call with success (false
+	// when its outcome was resolved by evidence, or for a step without a
+	// call).
+	Sent bool
+	// EvidenceSeen is true once Evidence held after the call.
+	EvidenceSeen bool
+}
+
+// A Verdict is a step's reading of a snapshot taken after its call.
+type Verdict struct {
+	// Done is true when the step reached its goal.
+	Done bool
+	// Failure, when not empty, fails the operation with Reason.
+	Failure string
+	Reason  string
+	// Progress describes what the step waits for while neither.
+	Progress string
+}
+
+// A Step is one stage of an operation: a gate (precondition), at most one
+// state-changing backend call, and the evidence and completion rules that
+// read the backend afterwards.
+type Step struct {
+	// Name describes the step in status and events, e.g. "shutdown node 2/3".
+	Name string
+	// Subject is what the step works on, shown as progress.current.
+	Subject string
+	// Needs is what the step must observe besides the cluster record.
+	Needs Needs
+	// Cancellable steps may be cancelled before their call; a
+	// NodeRollingRestart stops before its next node this way.
+	Cancellable bool
+	// Timeout bounds the step from its start (0: only the operation's
+	// timeout applies).
+	Timeout time.Duration
+	// GateTimeout bounds the wait for Gate (0: the operation's
+	// precondition timeout for the first step, none for later steps).
+	GateTimeout time.Duration
+
+	// Skip reports that the step's goal already holds, so no call is
+	// needed, and why.
+	Skip func(s *Snapshot) (bool, string)
+	// Gate returns "" when the call may be sent now, or what it waits for.
+	// A non-empty refusal fails the operation: the step can never start.
+	Gate func(s *Snapshot) (waitingFor, refusal string)
+
+	// Endpoint is the call as method and path template, for metrics, e.g.
+	// "POST /clusters/{id}/activate"; Path is the same call with the ids
+	// filled in, for the audit and messages.
+	Endpoint string
+	Path     string
+	// CheckHint tells the user what to check when the call's outcome
+	// stays unknown.
+	CheckHint string
+	// ProgressDone and ProgressTotal override the step-count progress
+	// (a NodeRollingRestart counts nodes, not steps).
+	ProgressDone, ProgressTotal int64
+	// Call sends the step's state-changing call; nil for a step that only
+	// waits.
+	Call func(ctx context.Context, api sb.API) error
+	// BaselineOf returns the status the baseline records (the cluster's
+	// status when nil).
+	BaselineOf func(s *Snapshot) string
+
+	// Evidence reports that the backend acted on the call.
+	Evidence func(b Baseline, s *Snapshot) bool
+	// RequireEvidence fails a call the backend accepted but showed no
+	// evidence of acting on within the evidence grace period (the backend
+	// refuses some actions silently after answering 202).
+	RequireEvidence bool
+	// NoEvidenceMeansDone completes, rather than fails, an accepted call
+	// that showed no evidence within the grace period (e.g. a rebalance
+	// with nothing to move).
+	NoEvidenceMeansDone string
+	// Check reads a snapshot taken after the call (or, for a wait-only
+	// step, after the step started).
+	Check func(b Baseline, s *Snapshot) Verdict
+	// OnAmbiguous is the policy for a lost answer without evidence.
+	OnAmbiguous AmbiguityPolicy
+	// ServerErrorIsAmbiguous treats a 5xx answer as ambiguous instead of a
+	// retryable refusal: the call runs synchronously and may have done
+	// part of its work before failing (update).
+	ServerErrorIsAmbiguous bool
+}
+
+func (s Step) baseline(snap *Snapshot) string {
+	if s.BaselineOf != nil {
+		return s.BaselineOf(snap)
+	}
+	return string(snap.Cluster.Status)
+}
