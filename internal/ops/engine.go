@@ -378,6 +378,7 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 		// A step that only waits starts watching now.
 		st.Guard = &v1alpha1.OperationGuard{Step: st.Step, Outcome: v1alpha1.GuardSent, IntendedAt: metav1.NewTime(now),
 			ResolvedAt: &metav1.Time{Time: now}, BaselineStatus: step.baseline(snap), BaselineEvent: snap.LatestEventID()}
+		st.Triggered = true
 		setPhase(st, v1alpha1.OperationRunning, ReasonInProgress, "%s", step.Name)
 		return false, nil
 	}

@@ -99,6 +99,9 @@ const finishedPoll = 24 * time.Hour
 // reconciler: fast while running, slower while waiting, and not at all
 // (only the TTL) once finished.
 func (pi PollIntervals) Hook(now func() time.Time) func(o Object, _ time.Duration) time.Duration {
+	if now == nil {
+		now = time.Now
+	}
 	return func(o Object, _ time.Duration) time.Duration {
 		st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
 		switch {

@@ -17,6 +17,7 @@ package integration
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
@@ -28,22 +29,24 @@ import (
 )
 
 // importCluster seeds a backend cluster and imports it as the StorageCluster
-// "demo" of the quickstart, returning its id and node ids.
-func (h *harness) importCluster(sc simulator.SeedCluster) (string, []string) {
+// name (the quickstart's cluster, renamed), returning its id and node ids.
+func (h *harness) importCluster(name string, sc simulator.SeedCluster) (string, []string) {
 	h.t.Helper()
 	if sc.Name == "" {
-		sc.Name = "seeded"
+		sc.Name = name + "-backend"
 	}
 	id, _, nodes := h.sim.Seed(sc)
 	h.fromExample("quickstart/00-cluster.yaml", func(u *unstructured.Unstructured) {
+		u.SetName(name)
 		h.setField(u, sc.Name, "spec", "forProvider", "name")
 		meta.SetExternalName(u, id)
 	})
-	h.waitClusterReady("demo")
+	h.waitClusterReady(name)
 	return id, nodes
 }
 
-// operation creates a ClusterOps from examples/clusterops/<file>, named name.
+// operation creates a ClusterOps named name from examples/clusterops/<file>,
+// targeting the StorageCluster "demo" unless mutate changes it.
 func (h *harness) operation(file, name string, mutate func(u *unstructured.Unstructured)) {
 	h.t.Helper()
 	h.fromExample("clusterops/"+file, func(u *unstructured.Unstructured) {
@@ -54,32 +57,187 @@ func (h *harness) operation(file, name string, mutate func(u *unstructured.Unstr
 	})
 }
 
-// waitOp waits until the operation reaches phase and returns it.
-func (h *harness) waitOp(name string, phase v1alpha1.OperationPhase) *v1alpha1.ClusterOps {
-	h.t.Helper()
+// getOp reads a ClusterOps.
+func (h *harness) getOp(name string) (*v1alpha1.ClusterOps, error) {
 	op := &v1alpha1.ClusterOps{}
 	op.SetNamespace(h.ns)
 	op.SetName(name)
+	return op, h.get(op)
+}
+
+// waitOp waits until the operation reaches phase and returns it. Reaching
+// the other terminal phase fails the test at once.
+func (h *harness) waitOp(name string, phase v1alpha1.OperationPhase) *v1alpha1.ClusterOps {
+	h.t.Helper()
+	var op *v1alpha1.ClusterOps
 	h.eventually(fmt.Sprintf("ClusterOps %s to be %s", name, phase), func() (bool, string) {
-		if err := h.get(op); err != nil {
+		var err error
+		if op, err = h.getOp(name); err != nil {
 			return false, err.Error()
 		}
 		st := op.Status.AtProvider
-		return st.Phase == phase, fmt.Sprintf("phase=%s reason=%s message=%q", st.Phase, st.Reason, st.Message)
+		desc := fmt.Sprintf("phase=%s reason=%s message=%q", st.Phase, st.Reason, st.Message)
+		if st.Phase != phase && (st.Phase == v1alpha1.OperationSucceeded || st.Phase == v1alpha1.OperationFailed) {
+			h.t.Fatalf("ClusterOps %s ended %s, want %s: %s", name, st.Phase, phase, desc)
+		}
+		return st.Phase == phase, desc
 	})
 	return op
 }
 
-func TestClusterOpsActivate(t *testing.T) {
-	h := newHarness(t, harnessOptions{})
-	id, _ := h.importCluster(simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterUnready})
-	h.operation("activate.yaml", "activate", nil)
-	op := h.waitOp("activate", v1alpha1.OperationSucceeded)
-	if c, _ := h.sim.Cluster(id); c.Status != simplyblock.ClusterActive {
-		t.Errorf("cluster status = %s, want active", c.Status)
+// clusterObj reads a StorageCluster.
+func (h *harness) clusterObj(name string) *v1alpha1.StorageCluster {
+	h.t.Helper()
+	sc := &v1alpha1.StorageCluster{}
+	sc.SetNamespace(h.ns)
+	sc.SetName(name)
+	must(h.t, h.get(sc))
+	return sc
+}
+
+func allNodes(h *harness, id string, want simplyblock.NodeStatus) (bool, string) {
+	var bad []string
+	for _, n := range h.sim.Nodes(id) {
+		if n.Status != want && n.Status != simplyblock.NodeRemoved {
+			bad = append(bad, fmt.Sprintf("%s=%s", n.ID, n.Status))
+		}
 	}
-	if n := h.sim.Calls("POST", "/activate"); n != 1 {
-		t.Errorf("POST /activate sent %d times, want 1", n)
+	return len(bad) == 0, strings.Join(bad, ",")
+}
+
+// TestClusterOpsTypes runs every operation type from its example against
+// a cluster in a state it may start from, and checks the backend's end
+// state and that each state-changing endpoint was called exactly as often
+// as intended.
+func TestClusterOpsTypes(t *testing.T) {
+	type want struct {
+		clusterStatus simplyblock.ClusterStatus
+		nodeStatus    simplyblock.NodeStatus
+		calls         map[string]int // POST path suffix -> count
 	}
-	t.Logf("status: %+v", op.Status.AtProvider)
+	cases := map[string]struct {
+		reason string
+		before string // an operation run first, to reach the start state
+		file   string
+		seed   simulator.SeedCluster
+		want   want
+	}{
+		"Activate": {
+			reason: "An unready cluster with online nodes is activated with one POST /activate.",
+			file:   "activate.yaml",
+			seed:   simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterUnready},
+			want:   want{clusterStatus: simplyblock.ClusterActive, nodeStatus: simplyblock.NodeOnline, calls: map[string]int{"/activate": 1}},
+		},
+		"Expand": {
+			reason: "An active cluster is expanded with one POST /expand; completion needs in_expansion then active after the call.",
+			file:   "expand.yaml",
+			seed:   simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive},
+			want:   want{clusterStatus: simplyblock.ClusterActive, nodeStatus: simplyblock.NodeOnline, calls: map[string]int{"/expand": 1}},
+		},
+		"Shutdown": {
+			reason: "Shutdown ends with every node offline.",
+			file:   "shutdown.yaml",
+			seed:   simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive},
+			want:   want{nodeStatus: simplyblock.NodeOffline, calls: map[string]int{"/shutdown": 1}},
+		},
+		"Start": {
+			reason: "Start brings a shut-down cluster's nodes online and waits for the backend's re-activation.",
+			before: "shutdown.yaml",
+			file:   "start.yaml",
+			seed:   simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive},
+			want:   want{clusterStatus: simplyblock.ClusterActive, nodeStatus: simplyblock.NodeOnline, calls: map[string]int{"/shutdown": 1, "/start": 1}},
+		},
+		"Restart": {
+			reason: "Restart is one shutdown, then one start.",
+			file:   "restart.yaml",
+			seed:   simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive},
+			want:   want{clusterStatus: simplyblock.ClusterActive, nodeStatus: simplyblock.NodeOnline, calls: map[string]int{"/shutdown": 1, "/start": 1}},
+		},
+		"NodeRollingRestart": {
+			reason: "Each node is shut down and restarted once, one after another.",
+			file:   "node-rolling-restart.yaml",
+			seed:   simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive},
+			want: want{clusterStatus: simplyblock.ClusterActive, nodeStatus: simplyblock.NodeOnline,
+				calls: map[string]int{"/storage-nodes/*/shutdown": 3, "/storage-nodes/*/restart": 3}},
+		},
+		"Upgrade": {
+			reason: "Upgrade with restart sends one update and waits for every node to be back online.",
+			file:   "upgrade.yaml",
+			seed:   simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive},
+			want:   want{clusterStatus: simplyblock.ClusterActive, nodeStatus: simplyblock.NodeOnline, calls: map[string]int{"/update": 1}},
+		},
+		"Rebalance": {
+			reason: "Rebalance sends one POST /rebalance and waits for is_re_balancing to end.",
+			file:   "rebalance.yaml",
+			seed:   simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive},
+			want:   want{clusterStatus: simplyblock.ClusterActive, nodeStatus: simplyblock.NodeOnline, calls: map[string]int{"/rebalance": 1}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, harnessOptions{})
+			id, _ := h.importCluster("demo", tc.seed)
+			history := 1
+			if tc.before != "" {
+				h.operation(tc.before, "before", nil)
+				h.waitOp("before", v1alpha1.OperationSucceeded)
+				history++
+			}
+			h.operation(tc.file, "op", nil)
+			op := h.waitOp("op", v1alpha1.OperationSucceeded)
+
+			c, _ := h.sim.Cluster(id)
+			if tc.want.clusterStatus != "" && c.Status != tc.want.clusterStatus {
+				t.Errorf("%s\ncluster status = %s, want %s", tc.reason, c.Status, tc.want.clusterStatus)
+			}
+			if ok, bad := allNodes(h, id, tc.want.nodeStatus); !ok {
+				t.Errorf("%s\nnodes not %s: %s", tc.reason, tc.want.nodeStatus, bad)
+			}
+			for suffix, n := range tc.want.calls {
+				if got := countPosts(h.sim, suffix); got != n {
+					t.Errorf("%s\nPOST …%s sent %d times, want %d", tc.reason, suffix, got, n)
+				}
+			}
+			st := op.Status.AtProvider
+			if !st.Triggered || st.CompletedAt == nil || st.StartedAt == nil {
+				t.Errorf("%s\nstatus = %+v, want triggered with start and completion times", tc.reason, st)
+			}
+			sc := h.clusterObj("demo")
+			if sc.Status.AtProvider.ActiveOperation != nil {
+				t.Errorf("%s\ncluster still locked by %+v", tc.reason, sc.Status.AtProvider.ActiveOperation)
+			}
+			hist := sc.Status.AtProvider.OperationHistory
+			if len(hist) != history || hist[len(hist)-1].UID != op.UID || hist[len(hist)-1].Phase != v1alpha1.OperationSucceeded {
+				t.Errorf("%s\ncluster history = %+v, want one Succeeded record of the operation", tc.reason, hist)
+			}
+		})
+	}
+}
+
+// countPosts counts journaled POSTs whose path matches suffix, where "*"
+// in suffix stands for one path segment.
+func countPosts(sim *simulator.Simulator, suffix string) int {
+	n := 0
+	for _, e := range sim.Journal() {
+		if e.Method == "POST" && matchSuffix(e.Path, suffix) {
+			n++
+		}
+	}
+	return n
+}
+
+func matchSuffix(path, suffix string) bool {
+	p := strings.Split(strings.TrimSuffix(path, "/"), "/")
+	s := strings.Split(strings.Trim(suffix, "/"), "/")
+	if len(s) > len(p) {
+		return false
+	}
+	p = p[len(p)-len(s):]
+	for i := range s {
+		if s[i] != "*" && s[i] != p[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"strings"
 	"testing"
 
@@ -23,6 +25,8 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	// controller-runtime's own log: reconcile panics and errors.
+	ctrl.SetLogger(zap.New())
 	root, err := repoRoot()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -405,8 +405,7 @@ func rollingRestartSteps(id string, p *v1alpha1.NodeRollingRestartParameters, ta
 			steps = append(steps, s)
 		}
 	}
-	steps[0].Cancellable = true
-	for i := 3; i < len(steps); i += 3 {
+	for i := 0; i < len(steps); i += 3 {
 		steps[i].Cancellable = true
 	}
 	return steps

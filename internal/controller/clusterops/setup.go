@@ -83,6 +83,9 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 		// backend call; the reconciler need not refuse to proceed when its
 		// own create-pending annotation is left behind by a crash.
 		managed.WithDeterministicExternalName(true),
+		// "Not existing" right after a Create means the next step's call is
+		// due, not an eventually consistent read: no grace period.
+		managed.WithCreationGracePeriod(0),
 	)
 
 	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.ClusterOpsGroupVersionKind), opts...)

@@ -1,0 +1,420 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+	http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+package ops
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/pkg/errors"
+
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock/fake"
+)
+
+func TestParseEvent(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		entry  sb.ClusterLogEntry
+		want   Event
+	}{
+		"ClusterStatusChange": {
+			reason: "A cluster status change is parsed into from and to.",
+			entry: sb.ClusterLogEntry{"id": "ev-1", "object_name": "Cluster", "object_id": "c1",
+				"message": "Cluster status changed from unready to in_activation"},
+			want: Event{ID: "ev-1", Object: "Cluster", ObjectID: "c1", From: "unready", To: "in_activation",
+				Message: "Cluster status changed from unready to in_activation"},
+		},
+		"NodeStatusChange": {
+			reason: "A storage node status change is parsed the same way.",
+			entry: sb.ClusterLogEntry{"id": "ev-2", "object_name": "StorageNode", "object_id": "n1",
+				"message": "Storage node status changed from online to in_shutdown"},
+			want: Event{ID: "ev-2", Object: "StorageNode", ObjectID: "n1", From: "online", To: "in_shutdown",
+				Message: "Storage node status changed from online to in_shutdown"},
+		},
+		"NotAStatusChange": {
+			reason: "Any other message keeps from and to empty.",
+			entry: sb.ClusterLogEntry{"id": "ev-3", "object_name": "Cluster", "object_id": "c1",
+				"message": "Device added to cluster"},
+			want: Event{ID: "ev-3", Object: "Cluster", ObjectID: "c1", Message: "Device added to cluster"},
+		},
+		"NonStringFields": {
+			reason: "Fields of unexpected types read as empty rather than panicking.",
+			entry:  sb.ClusterLogEntry{"id": 17, "object_name": nil, "message": []string{"x"}},
+			want:   Event{},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := parseEvent(tc.entry)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("\n%s\nparseEvent(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestEventsSince(t *testing.T) {
+	evs := []Event{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	cases := map[string]struct {
+		reason   string
+		events   []Event
+		baseline string
+		want     []Event
+		latest   string
+	}{
+		"BaselineInTheMiddle": {
+			reason:   "Only the events after the baseline are returned.",
+			events:   evs,
+			baseline: "a",
+			want:     []Event{{ID: "b"}, {ID: "c"}},
+			latest:   "c",
+		},
+		"BaselineIsNewest": {
+			reason:   "Nothing happened after a baseline that is the newest event.",
+			events:   evs,
+			baseline: "c",
+			want:     []Event{},
+			latest:   "c",
+		},
+		"BaselineLeftTheWindow": {
+			reason:   "A baseline no longer in the window means every event in the window is newer.",
+			events:   evs,
+			baseline: "gone",
+			want:     evs,
+			latest:   "c",
+		},
+		"EmptyBaseline": {
+			reason:   "An empty baseline (no events before the call) returns every event.",
+			events:   evs,
+			baseline: "",
+			want:     evs,
+			latest:   "c",
+		},
+		"NoEvents": {
+			reason:   "Without events there is nothing since and no latest id.",
+			events:   nil,
+			baseline: "a",
+			want:     nil,
+			latest:   "",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := &Snapshot{Events: tc.events}
+			if diff := cmp.Diff(tc.want, s.EventsSince(tc.baseline), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("\n%s\nEventsSince(%q): -want, +got:\n%s", tc.reason, tc.baseline, diff)
+			}
+			if diff := cmp.Diff(tc.latest, s.LatestEventID()); diff != "" {
+				t.Errorf("\n%s\nLatestEventID(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestLiveNodes(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		nodes  []sb.StorageNodeDTO
+		want   []sb.StorageNodeDTO
+	}{
+		"RemovedDropped": {
+			reason: "Removed nodes are not live; the others keep the backend's order.",
+			nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}, {ID: "n2", Status: sb.NodeRemoved},
+				{ID: "n3", Status: sb.NodeOffline}},
+			want: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}, {ID: "n3", Status: sb.NodeOffline}},
+		},
+		"NoNodes": {
+			reason: "No nodes means no live nodes.",
+			want:   []sb.StorageNodeDTO{},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := &Snapshot{Nodes: tc.nodes}
+			if diff := cmp.Diff(tc.want, s.LiveNodes(), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("\n%s\nLiveNodes(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestSnapshotNode(t *testing.T) {
+	s := &Snapshot{Nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}, {ID: "n2", Status: sb.NodeRemoved}}}
+	cases := map[string]struct {
+		reason string
+		id     string
+		want   sb.StorageNodeDTO
+		ok     bool
+	}{
+		"Live":    {reason: "A live node is found.", id: "n1", want: sb.StorageNodeDTO{ID: "n1", Status: sb.NodeOnline}, ok: true},
+		"Removed": {reason: "A removed node record is still found.", id: "n2", want: sb.StorageNodeDTO{ID: "n2", Status: sb.NodeRemoved}, ok: true},
+		"Unknown": {reason: "An unknown id is not found.", id: "n9"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, ok := s.Node(tc.id)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("\n%s\nNode(%q): -want, +got:\n%s", tc.reason, tc.id, diff)
+			}
+			if ok != tc.ok {
+				t.Errorf("\n%s\nNode(%q) found = %t, want %t", tc.reason, tc.id, ok, tc.ok)
+			}
+		})
+	}
+}
+
+// counting is a backend whose read calls are counted.
+type counting struct {
+	clusters, nodes, logs, tasks atomic.Int64
+	delay                        time.Duration
+	clusterList                  []sb.ClusterDTO
+	listErr, nodesErr, tasksErr  error
+}
+
+func (c *counting) api() *fake.MockClient {
+	return &fake.MockClient{
+		MockListClusters: func(_ context.Context) ([]sb.ClusterDTO, error) {
+			c.clusters.Add(1)
+			time.Sleep(c.delay)
+			return c.clusterList, c.listErr
+		},
+		MockListStorageNodes: func(_ context.Context, _ string) ([]sb.StorageNodeDTO, error) {
+			c.nodes.Add(1)
+			return []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, c.nodesErr
+		},
+		MockClusterLogs: func(_ context.Context, _ string, limit int) ([]sb.ClusterLogEntry, error) {
+			c.logs.Add(1)
+			if limit != eventWindow {
+				return nil, errors.Errorf("ClusterLogs limit %d, want %d", limit, eventWindow)
+			}
+			return []sb.ClusterLogEntry{{"id": "e1", "object_name": "Cluster", "object_id": "c1",
+				"message": "Cluster status changed from unready to in_activation"}}, nil
+		},
+		MockListTasks: func(_ context.Context, _ string) ([]sb.TaskDTO, error) {
+			c.tasks.Add(1)
+			if c.tasksErr != nil {
+				return nil, c.tasksErr
+			}
+			return []sb.TaskDTO{{ID: "t1", FunctionName: "cluster_expand", Status: sb.TaskRunning}}, nil
+		},
+	}
+}
+
+func TestObserverSharing(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	all := Needs{Nodes: true, Events: true, Tasks: true}
+
+	type call struct {
+		at    time.Duration // since t0
+		fresh bool
+		key   string
+		need  Needs
+	}
+	type want struct {
+		clusters, nodes, logs, tasks int64
+	}
+	cases := map[string]struct {
+		reason string
+		calls  []call
+		want   want
+	}{
+		"WithinMaxAgeShared": {
+			reason: "Two snapshots within MaxAge read the backend once.",
+			calls:  []call{{at: 0, key: "k", need: all}, {at: 500 * time.Millisecond, key: "k", need: all}},
+			want:   want{clusters: 1, nodes: 1, logs: 1, tasks: 1},
+		},
+		"AtMaxAgeShared": {
+			reason: "An observation exactly MaxAge old is still used.",
+			calls:  []call{{at: 0, key: "k", need: all}, {at: time.Second, key: "k", need: all}},
+			want:   want{clusters: 1, nodes: 1, logs: 1, tasks: 1},
+		},
+		"AfterMaxAgeRefetched": {
+			reason: "A snapshot after MaxAge reads the backend again.",
+			calls:  []call{{at: 0, key: "k", need: all}, {at: 1500 * time.Millisecond, key: "k", need: all}},
+			want:   want{clusters: 2, nodes: 2, logs: 2, tasks: 2},
+		},
+		"FreshAlwaysFetches": {
+			reason: "Fresh bypasses the shared observation even within MaxAge.",
+			calls:  []call{{at: 0, key: "k", need: all}, {at: 0, fresh: true, key: "k", need: all}, {at: 0, fresh: true, key: "k", need: all}},
+			want:   want{clusters: 3, nodes: 3, logs: 3, tasks: 3},
+		},
+		"FreshRefreshesShared": {
+			reason: "A fresh observation replaces the shared one, so a following Snapshot reuses it.",
+			calls:  []call{{at: 0, fresh: true, key: "k", need: all}, {at: 0, key: "k", need: all}},
+			want:   want{clusters: 1, nodes: 1, logs: 1, tasks: 1},
+		},
+		"OnlyWhatIsNeeded": {
+			reason: "Nodes, logs and tasks are read only when a step needs them.",
+			calls:  []call{{at: 0, key: "k"}, {at: 0, key: "k", need: Needs{Events: true}}},
+			want:   want{clusters: 1, logs: 1},
+		},
+		"SourcesNotShared": {
+			reason: "Two control planes (source keys) never share observations.",
+			calls:  []call{{at: 0, key: "a", need: all}, {at: 0, key: "b", need: all}},
+			want:   want{clusters: 2, nodes: 2, logs: 2, tasks: 2},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := &counting{clusterList: []sb.ClusterDTO{{ID: "c0"}, {ID: "c1", Status: sb.ClusterActive}}}
+			api := c.api()
+			var now time.Time
+			o := NewObserver(time.Second)
+			o.Now = func() time.Time { return now }
+			for i, cl := range tc.calls {
+				now = t0.Add(cl.at)
+				get := o.Snapshot
+				if cl.fresh {
+					get = o.Fresh
+				}
+				s, err := get(context.Background(), Source{Key: cl.key, API: api}, "c1", cl.need)
+				if err != nil {
+					t.Fatalf("\n%s\ncall %d: unexpected error: %v", tc.reason, i, err)
+				}
+				if s.Cluster.ID != "c1" || s.Cluster.Status != sb.ClusterActive {
+					t.Errorf("\n%s\ncall %d: snapshot of cluster %q (%s), want c1 (active)", tc.reason, i, s.Cluster.ID, s.Cluster.Status)
+				}
+				if !s.At.Equal(now) {
+					t.Errorf("\n%s\ncall %d: snapshot At %s, want %s", tc.reason, i, s.At, now)
+				}
+				if (s.Nodes != nil) != cl.need.Nodes || (s.Events != nil) != cl.need.Events || (s.Tasks != nil) != cl.need.Tasks {
+					t.Errorf("\n%s\ncall %d: snapshot has nodes=%t events=%t tasks=%t, want %+v", tc.reason, i,
+						s.Nodes != nil, s.Events != nil, s.Tasks != nil, cl.need)
+				}
+			}
+			got := want{clusters: c.clusters.Load(), nodes: c.nodes.Load(), logs: c.logs.Load(), tasks: c.tasks.Load()}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("\n%s\nbackend reads: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestObserverConcurrentSnapshotsFetchOnce(t *testing.T) {
+	c := &counting{clusterList: []sb.ClusterDTO{{ID: "c1", Status: sb.ClusterActive}}, delay: 20 * time.Millisecond}
+	api := c.api()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	o := NewObserver(time.Second)
+	o.Now = func() time.Time { return now }
+
+	const n = 20
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	start := make(chan struct{})
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			s, err := o.Snapshot(context.Background(), Source{Key: "k", API: api}, "c1", Needs{Nodes: true, Events: true})
+			if err == nil && (s.Cluster.ID != "c1" || len(s.Nodes) != 1 || len(s.Events) != 1) {
+				err = errors.Errorf("incomplete snapshot: %+v", s)
+			}
+			errs <- err
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("Snapshot(...): %v", err)
+		}
+	}
+	got := []int64{c.clusters.Load(), c.nodes.Load(), c.logs.Load()}
+	if diff := cmp.Diff([]int64{1, 1, 1}, got); diff != "" {
+		t.Errorf("\n%d concurrent snapshots within MaxAge read clusters, nodes and logs once each.\nreads: -want, +got:\n%s", n, diff)
+	}
+}
+
+func TestObserverErrors(t *testing.T) {
+	errBoom := errors.New("boom")
+	type want struct {
+		err      string // substring; "" means no error
+		tasksErr string // substring; "" means none
+		tasks    int
+	}
+	cases := map[string]struct {
+		reason  string
+		backend *counting
+		need    Needs
+		want    want
+	}{
+		"ClusterMissing": {
+			reason:  "A cluster the backend does not list is an error naming it.",
+			backend: &counting{clusterList: []sb.ClusterDTO{{ID: "other"}}},
+			want:    want{err: "cluster c1 does not exist in the backend"},
+		},
+		"ListClustersFails": {
+			reason:  "A failed cluster list fails the snapshot, wrapped.",
+			backend: &counting{listErr: errBoom},
+			want:    want{err: errListClusters + ": boom"},
+		},
+		"ListNodesFails": {
+			reason:  "A failed node list fails a snapshot that needs nodes.",
+			backend: &counting{clusterList: []sb.ClusterDTO{{ID: "c1"}}, nodesErr: errBoom},
+			need:    Needs{Nodes: true},
+			want:    want{err: errListNodes + ": boom"},
+		},
+		"TasksFailRecorded": {
+			reason:  "A failed task list does not fail the snapshot: the error is kept for the step to judge.",
+			backend: &counting{clusterList: []sb.ClusterDTO{{ID: "c1"}}, tasksErr: errBoom},
+			need:    Needs{Tasks: true},
+			want:    want{tasksErr: errListTasks + ": boom"},
+		},
+		"TasksRead": {
+			reason:  "Tasks that can be listed are in the snapshot and TasksErr is nil.",
+			backend: &counting{clusterList: []sb.ClusterDTO{{ID: "c1"}}},
+			need:    Needs{Tasks: true},
+			want:    want{tasks: 1},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			o := NewObserver(time.Second)
+			s, err := o.Snapshot(context.Background(), Source{Key: "k", API: tc.backend.api()}, "c1", tc.need)
+			if tc.want.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.want.err) {
+					t.Fatalf("\n%s\nSnapshot(...): error %v, want one containing %q", tc.reason, err, tc.want.err)
+				}
+				if s != nil {
+					t.Errorf("\n%s\nSnapshot(...): a snapshot returned with the error", tc.reason)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("\n%s\nSnapshot(...): unexpected error %v", tc.reason, err)
+			}
+			gotTasksErr := ""
+			if s.TasksErr != nil {
+				gotTasksErr = s.TasksErr.Error()
+			}
+			if !strings.Contains(gotTasksErr, tc.want.tasksErr) || (tc.want.tasksErr == "") != (gotTasksErr == "") {
+				t.Errorf("\n%s\nTasksErr = %q, want %q", tc.reason, gotTasksErr, tc.want.tasksErr)
+			}
+			if len(s.Tasks) != tc.want.tasks {
+				t.Errorf("\n%s\nlen(Tasks) = %d, want %d", tc.reason, len(s.Tasks), tc.want.tasks)
+			}
+		})
+	}
+}
