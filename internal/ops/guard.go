@@ -92,8 +92,12 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 		return errors.Wrap(err, errBaseline)
 	}
 	now := metav1.NewTime(e.now())
+	// Attempts count intents, so they survive a crash between intent and
+	// outcome: they bound how often the backend can have been called.
+	st.Attempts++
+	st.StepAttempts++
 	st.Guard = &v1alpha1.OperationGuard{
-		Step: st.Step, Attempt: st.StepAttempts + 1, Outcome: v1alpha1.GuardIntended, IntendedAt: now,
+		Step: st.Step, Attempt: st.StepAttempts, Outcome: v1alpha1.GuardIntended, IntendedAt: now,
 		BaselineStatus: step.baseline(snap), BaselineEvent: snap.LatestEventID(),
 	}
 	setPhase(st, v1alpha1.OperationRunning, ReasonTriggering, "sending %s", step.Path)
@@ -124,8 +128,6 @@ func (e *Engine) applyOutcome(o Object, step Step, callErr error) bool {
 	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
 	now := metav1.NewTime(e.now())
 	res := classify(callErr, step)
-	st.Attempts++
-	st.StepAttempts++
 
 	code := int64(0)
 	msg := ""

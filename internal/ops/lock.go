@@ -113,6 +113,7 @@ func (l *Lock) Acquire(ctx context.Context, t Target, o Object) (bool, string, e
 	}
 	t.SetActiveOperation(refTo(o))
 	if err := l.Kube.Status().Update(ctx, t); err != nil {
+		t.SetActiveOperation(cur)
 		if kerrors.IsConflict(err) {
 			return false, "", nil // someone else wrote first; look again next time
 		}

@@ -78,8 +78,9 @@ type PollIntervals struct {
 	// Fast for the first FastFor after the step's call, then Running.
 	Fast, Running time.Duration
 	FastFor       time.Duration
-	// Waiting is the poll interval while queued or waiting for a
-	// precondition (lock releases also wake queued operations at once).
+	// Waiting is the poll interval while queued (a released lock wakes
+	// queued operations at once). An operation holding the lock and waiting
+	// for a precondition polls at Running.
 	Waiting time.Duration
 	// Jitter is the fraction (0..1) by which each interval is varied.
 	Jitter float64
@@ -115,6 +116,8 @@ func (pi PollIntervals) Hook(now func() time.Time) func(o Object, _ time.Duratio
 			return pi.jitter(max(st.NextAttemptAt.Sub(now()), 0) + 50*time.Millisecond)
 		case st.StartedAt == nil:
 			return pi.jitter(pi.Waiting)
+		case st.Guard == nil && st.Reason == ReasonWaitingForPrecond:
+			return pi.jitter(pi.Running)
 		case st.Guard != nil && st.Guard.ResolvedAt != nil && now().Sub(st.Guard.ResolvedAt.Time) > pi.FastFor:
 			return pi.jitter(pi.Running)
 		default:

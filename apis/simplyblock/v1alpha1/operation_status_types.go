@@ -215,7 +215,8 @@ type OperationStatus struct {
 	// +optional
 	QueuePosition *int64 `json:"queuePosition,omitempty"`
 
-	// Attempts counts the backend calls sent, over all steps.
+	// Attempts counts the backend calls intended (recorded before they were
+	// sent), over all steps: the backend has received at most this many.
 	// +optional
 	Attempts int64 `json:"attempts,omitempty"`
 
@@ -248,7 +249,7 @@ type OperationStatus struct {
 	// +optional
 	Guard *OperationGuard `json:"guard,omitempty"`
 
-	// StepAttempts counts the attempts of the current step's call.
+	// StepAttempts counts the intended calls of the current step.
 	// +optional
 	StepAttempts int64 `json:"stepAttempts,omitempty"`
 

@@ -84,7 +84,7 @@ func chooseTargets(cr *v1alpha1.ClusterOps) func(s *ops.Snapshot) []string {
 		live := s.LiveNodes()
 		out := make([]string, 0, len(live))
 		for _, id := range order {
-			if _, ok := s.Node(id); ok && !slices.Contains(out, id) {
+			if n, ok := s.Node(id); ok && n.Status != sb.NodeRemoved && !slices.Contains(out, id) {
 				out = append(out, id)
 			}
 		}
@@ -418,6 +418,17 @@ func nodeStatusOf(node string) func(s *ops.Snapshot) string {
 	}
 }
 
+// nodeGone skips a node's steps once it was removed (or vanished) while
+// the rolling restart ran.
+func nodeGone(node string) func(snap *ops.Snapshot) (bool, string) {
+	return func(snap *ops.Snapshot) (bool, string) {
+		if n, ok := snap.Node(node); !ok || n.Status == sb.NodeRemoved {
+			return true, fmt.Sprintf("node %s is gone; skipped", node)
+		}
+		return false, ""
+	}
+}
+
 func nodeShutdownStep(cluster, node string, healthGate bool) ops.Step {
 	s := ops.Step{Name: "shutdown", Needs: ops.Needs{Nodes: true, Events: true}, RequireEvidence: true,
 		// A repeated graceful shutdown is refused with 409 once the node
@@ -425,12 +436,7 @@ func nodeShutdownStep(cluster, node string, healthGate bool) ops.Step {
 		OnAmbiguous: ops.ResendWithoutEvidence, BaselineOf: nodeStatusOf(node),
 		Endpoint: "POST /clusters/{id}/storage-nodes/{id}/shutdown", Path: "POST /clusters/" + cluster + "/storage-nodes/" + node + "/shutdown",
 		Call: func(ctx context.Context, api sb.API) error { return api.ShutdownStorageNode(ctx, cluster, node, false) }}
-	s.Skip = func(snap *ops.Snapshot) (bool, string) {
-		if n, ok := snap.Node(node); !ok || n.Status == sb.NodeRemoved {
-			return true, fmt.Sprintf("node %s is gone; skipped", node)
-		}
-		return false, ""
-	}
+	s.Skip = nodeGone(node)
 	s.Gate = func(snap *ops.Snapshot) (string, string) {
 		n, _ := snap.Node(node)
 		switch n.Status {
@@ -480,7 +486,7 @@ func nodeRestartStep(cluster, node string) ops.Step {
 		Endpoint: "POST /clusters/{id}/storage-nodes/{id}/restart", Path: "POST /clusters/" + cluster + "/storage-nodes/" + node + "/restart",
 		Call: func(ctx context.Context, api sb.API) error {
 			return api.RestartStorageNode(ctx, cluster, node, sb.RestartParams{})
-		}}
+		}, Skip: nodeGone(node)}
 	s.Gate = func(snap *ops.Snapshot) (string, string) {
 		if st := snap.Cluster.Status; st == sb.ClusterInActivation {
 			return "the cluster is in_activation (the backend refuses node restarts then)", ""
@@ -507,7 +513,7 @@ func nodeRestartStep(cluster, node string) ops.Step {
 // settleStep waits for the rebalancing a node's return starts (it begins on
 // the backend's next monitor tick) to end.
 func settleStep(node string) ops.Step {
-	return ops.Step{Name: "wait for rebalancing", RequireEvidence: true,
+	return ops.Step{Name: "wait for rebalancing", RequireEvidence: true, Needs: ops.Needs{Nodes: true}, Skip: nodeGone(node),
 		NoEvidenceMeansDone: fmt.Sprintf("node %s is back online and no rebalancing followed", node),
 		Evidence:            func(_ ops.Baseline, s *ops.Snapshot) bool { return s.Cluster.IsReBalancing },
 		Check: func(_ ops.Baseline, s *ops.Snapshot) ops.Verdict {
