@@ -1,0 +1,235 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+	http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+package crash_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
+)
+
+// opsArgs make the provider's operations quick against a simulator running
+// 200 times faster than real time.
+var opsArgs = []string{"--ops-evidence-grace=5s", "--ops-poll-fast=100ms", "--ops-poll=250ms", "--ops-poll-waiting=1s", "--max-reconcile-rate=100"}
+
+// A crashType is one ClusterOps type of the matrix: its example, the
+// cluster it starts from, and the steps that send a backend call.
+type crashType struct {
+	name       string
+	file       string
+	nodes      int
+	status     sb.ClusterStatus
+	shutDown   bool    // shut the cluster down (directly in the backend) first
+	callSteps  []int64 // step indexes with a backend call
+	resendable bool    // the type's policy may re-send a call without evidence
+}
+
+var crashTypes = []crashType{
+	{name: "Activate", file: "activate.yaml", nodes: 3, status: sb.ClusterUnready, callSteps: []int64{0}},
+	{name: "Expand", file: "expand.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}},
+	{name: "Shutdown", file: "shutdown.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}},
+	{name: "Start", file: "start.yaml", nodes: 3, status: sb.ClusterActive, shutDown: true, callSteps: []int64{0}},
+	{name: "Restart", file: "restart.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0, 1}},
+	// Two nodes: steps are node 1 shutdown, restart, settle, node 2 shutdown, restart, settle.
+	{name: "NodeRollingRestart", file: "node-rolling-restart.yaml", nodes: 2, status: sb.ClusterActive, callSteps: []int64{0, 1, 3, 4}, resendable: true},
+	{name: "Upgrade", file: "upgrade.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}},
+	{name: "Rebalance", file: "rebalance.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}, resendable: true},
+}
+
+var crashMoments = []string{ops.CrashBeforeIntent, ops.CrashAfterIntent, ops.CrashAfterCall, ops.CrashAfterOutcome}
+
+// A crashCase is one operation of the matrix, crashed at one point.
+type crashCase struct {
+	typ         crashType
+	moment      string
+	step        int64
+	ns, name    string // the ClusterOps
+	clusterName string // the StorageCluster
+	clusterID   string
+	since       time.Time // calls before this are the test's own preparation
+}
+
+func (c *crashCase) label() string { return fmt.Sprintf("%s@%d", c.moment, c.step) }
+func (c *crashCase) point() string { return fmt.Sprintf("%s/%s:%s:%d", c.ns, c.name, c.moment, c.step) }
+
+// TestClusterOpsCrashMatrix kills the provider (SIGKILL, from inside, at
+// the engine's injection points) at every point around every backend call
+// of every ClusterOps type, restarts it, and checks that each operation
+// ends Succeeded or Failed with a reason, and that the backend received
+// each state-changing call at most once per intended call.
+//
+// One provider process is supervised for the whole matrix, with every
+// point armed; each point names its own operation. The operations run one
+// after another, so a crash interrupts only the operation it belongs to
+// and the final phase each point must lead to can be asserted.
+func TestClusterOpsCrashMatrix(t *testing.T) {
+	table := newSummaryTable(t)
+	var cases []*crashCase
+	for _, typ := range crashTypes {
+		for _, step := range typ.callSteps {
+			for _, m := range crashMoments {
+				cases = append(cases, &crashCase{typ: typ, moment: m, step: step})
+			}
+		}
+	}
+	t.Logf("crash matrix: %d points over %d types", len(cases), len(crashTypes))
+	points := make([]string, 0, len(cases))
+	for i, c := range cases {
+		c.ns = newNamespace(t)
+		c.name = fmt.Sprintf("%02d-%s", i, strings.ToLower(c.typ.name))
+		points = append(points, c.point())
+	}
+	sup := runWithCrashes(t, points, opsArgs...)
+	for _, c := range cases {
+		runCrashCase(t, table, sup, c)
+	}
+	sup.Stop()
+	t.Logf("crash matrix: %d crashes, %d provider starts", len(sup.Fired()), sup.Restarts()+1)
+}
+
+// runCrashCase runs one operation to its end and checks it.
+func runCrashCase(t *testing.T, table *summaryTable, sup *supervisor, c *crashCase) {
+	t.Helper()
+	c.clusterName, c.clusterID = seedClusterIn(t, c.ns, c.typ.nodes, c.typ.status)
+	if c.typ.shutDown {
+		shutDownInBackend(t, c.clusterID)
+	}
+	c.since = time.Now()
+	fromExample(t, c.ns, "clusterops/"+c.typ.file, func(u *unstructured.Unstructured) {
+		u.SetName(c.name)
+		setField(t, u, c.clusterName, "spec", "forProvider", "clusterIdRef", "name")
+	})
+	waitFor(t, 2*time.Minute, func() (bool, string) {
+		phase, reason, _ := opPhase(c)
+		return phase == "Succeeded" || phase == "Failed", fmt.Sprintf("%s %s: phase %q (%s)", c.typ.name, c.label(), phase, reason)
+	})
+
+	phase, reason, attempts := opPhase(c)
+	calls := postsFor(c)
+	total := 0
+	var seen []string
+	for path, n := range calls {
+		total += n
+		seen = append(seen, fmt.Sprintf("%s x%d", path, n))
+		if n > 1 && !c.typ.resendable {
+			t.Errorf("%s %s: POST %s reached the backend %d times; a repeat of it is not harmless", c.typ.name, c.label(), path, n)
+		}
+	}
+	sort.Strings(seen)
+	if int64(total) > attempts {
+		t.Errorf("%s %s: the backend received %d state-changing calls, more than the %d the operation recorded as intended", c.typ.name, c.label(), total, attempts)
+	}
+	if reason == "" {
+		t.Errorf("%s %s: ended %s without a reason", c.typ.name, c.label(), phase)
+	}
+	fired := slices.Contains(sup.Fired(), c.point())
+	switch want := expectedPhase(c); {
+	case !fired:
+		t.Errorf("%s %s: the crash point did not fire", c.typ.name, c.label())
+	case phase != want:
+		t.Errorf("%s %s: ended %s (%s), want %s", c.typ.name, c.label(), phase, reason, want)
+	}
+	table.Add(c.typ.name, c.label(), orNone(strings.Join(seen, ", ")), phase, reason)
+	t.Logf("%-18s %-16s %-9s %-16s in %s", c.typ.name, c.label(), phase, reason, time.Since(c.since).Round(10*time.Millisecond))
+}
+
+// expectedPhase is the phase a case must end in when its own crash fired:
+// a crash with the intent recorded but the call not sent leaves no evidence,
+// so a type that must not re-send fails with OutcomeUnknown; every other
+// point resolves by evidence (or never left anything ambiguous) and
+// succeeds.
+func expectedPhase(c *crashCase) string {
+	if c.moment == ops.CrashAfterIntent && !c.typ.resendable {
+		return "Failed"
+	}
+	return "Succeeded"
+}
+
+// opPhase returns the operation's phase, reason and recorded attempts.
+func opPhase(c *crashCase) (string, string, int64) {
+	u, err := getObject(c.ns, "ClusterOps", c.name)
+	if err != nil {
+		return "error: " + err.Error(), "", 0
+	}
+	attempts, _, _ := unstructured.NestedInt64(u.Object, "status", "atProvider", "attempts")
+	return field(u, "status", "atProvider", "phase"), field(u, "status", "atProvider", "reason"), attempts
+}
+
+// postsFor counts the state-changing calls the case's cluster received
+// since the case was created, by path below the cluster.
+func postsFor(c *crashCase) map[string]int {
+	out := map[string]int{}
+	for _, e := range suite.sim.Journal() {
+		if e.Method == http.MethodGet || e.Time.Before(c.since) || !strings.Contains(e.Path, c.clusterID) {
+			continue
+		}
+		_, rest, _ := strings.Cut(e.Path, c.clusterID)
+		out[shortPath(rest)]++
+	}
+	return out
+}
+
+// shortPath keeps the action of a path, e.g. "/storage-nodes/<id>/restart/"
+// becomes "storage-nodes/restart".
+func shortPath(p string) string {
+	var keep []string
+	for _, s := range strings.Split(strings.Trim(p, "/"), "/") {
+		if len(s) != 36 { // drop UUIDs
+			keep = append(keep, s)
+		}
+	}
+	return strings.Join(keep, "/")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// shutDownInBackend shuts a cluster down by calling the simulator directly
+// (not through the provider), and waits until every node is offline.
+func shutDownInBackend(t *testing.T, id string) {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/api/v2/clusters/"+id+"/shutdown", nil)
+	req.Header.Set("Authorization", "Bearer "+adminToken)
+	rec := httptest.NewRecorder()
+	suite.sim.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusAccepted {
+		t.Fatalf("cannot shut cluster %s down: HTTP %d %s", id, rec.Code, rec.Body.String())
+	}
+	waitFor(t, time.Minute, func() (bool, string) {
+		var up []string
+		for _, n := range suite.sim.Nodes(id) {
+			if n.Status != sb.NodeOffline {
+				up = append(up, string(n.Status))
+			}
+		}
+		c, _ := suite.sim.Cluster(id)
+		return len(up) == 0 && c.Status == sb.ClusterSuspended, fmt.Sprintf("nodes not offline: %v, cluster %s", up, c.Status)
+	})
+}

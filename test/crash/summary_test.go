@@ -1,0 +1,72 @@
+package crash_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"text/tabwriter"
+)
+
+// A summaryRow is one cell of the crash matrix.
+type summaryRow struct {
+	Type   string // the operation type, e.g. Activate
+	Point  string // the crash point, or "" for a run without crash
+	Calls  string // the backend calls seen, e.g. "POST /activate x1"
+	Phase  string // the operation's final phase
+	Reason string // the final reason or a note
+}
+
+// A summaryTable collects the rows of a crash matrix and logs them as an
+// aligned table at the end of the test that created it. Rows may be added
+// from subtests.
+type summaryTable struct {
+	mu   sync.Mutex
+	rows []summaryRow
+}
+
+// newSummaryTable returns a table that is logged with t.Log when t ends.
+func newSummaryTable(t *testing.T) *summaryTable {
+	t.Helper()
+	s := &summaryTable{}
+	t.Cleanup(func() {
+		if s.len() > 0 {
+			t.Log("crash matrix summary:\n" + s.String())
+		}
+	})
+	return s
+}
+
+// Add records one row.
+func (s *summaryTable) Add(typ, point, calls, phase, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rows = append(s.rows, summaryRow{Type: typ, Point: point, Calls: calls, Phase: phase, Reason: reason})
+}
+
+func (s *summaryTable) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.rows)
+}
+
+// String renders the table, one row per line, columns aligned.
+func (s *summaryTable) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "TYPE\tPOINT\tCALLS SEEN\tFINAL PHASE\tREASON")
+	for _, r := range s.rows {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", orDash(r.Type), orDash(r.Point), orDash(r.Calls), orDash(r.Phase), orDash(r.Reason))
+	}
+	_ = w.Flush()
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
