@@ -13,6 +13,7 @@ WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 See the License for the specific language governing permissions and
 limitations under the License.
 */
+
 // Package ops is the operation engine shared by ClusterOps and
 // StorageNodeOps: one-shot managed resources that run an imperative,
 // possibly multi-step operation against the simplyblock control plane.

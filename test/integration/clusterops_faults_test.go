@@ -13,9 +13,11 @@ WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 See the License for the specific language governing permissions and
 limitations under the License.
 */
+
 package integration
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -54,7 +56,9 @@ func TestClusterOpsBackendFaults(t *testing.T) {
 			mutate: func(h *harness, u *unstructured.Unstructured) {
 				h.setField(u, int64(1), "spec", "forProvider", "retry", "initialBackoffSeconds")
 			},
-			faults: func(h *harness, _ string, _ []string) { h.sim.Faults().FailNext("POST", "/clusters/*/activate", 1, 503) },
+			faults: func(h *harness, _ string, _ []string) {
+				h.sim.Faults().FailNext("POST", "/clusters/*/activate", 1, 503)
+			},
 			want: func(string, []string) want {
 				return want{phase: v1alpha1.OperationSucceeded, reason: "Completed", calls: map[string]int{"/activate": 2}, attempts: 2}
 			},
@@ -86,7 +90,9 @@ func TestClusterOpsBackendFaults(t *testing.T) {
 			reason: "The backend applied the activate but the answer was lost: evidence (in_activation) proves it; no second call.",
 			seed:   simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterUnready},
 			file:   "activate.yaml",
-			faults: func(h *harness, _ string, _ []string) { h.sim.Faults().DropResponses("POST", "/clusters/*/activate", 1) },
+			faults: func(h *harness, _ string, _ []string) {
+				h.sim.Faults().DropResponses("POST", "/clusters/*/activate", 1)
+			},
 			want: func(string, []string) want {
 				return want{phase: v1alpha1.OperationSucceeded, reason: "Completed", calls: map[string]int{"/activate": 1}, attempts: 1}
 			},
@@ -141,6 +147,17 @@ func TestClusterOpsBackendFaults(t *testing.T) {
 					calls: map[string]int{"/storage-nodes/*/shutdown": 3, "/storage-nodes/*/restart": 3}, attempts: 6}
 			},
 		},
+		"UpgradeOutlastingTheClientTimeoutIsResolvedByEvidence": {
+			reason: "The update call runs longer than the client's 5 s timeout while the backend keeps working: the nodes restarting after the call prove it took effect; it is not sent again.",
+			seed:   simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive},
+			file:   "upgrade.yaml",
+			faults: func(h *harness, _ string, _ []string) {
+				h.sim.Faults().DelayResponses("POST", "/clusters/*/update", 1, 8*time.Second)
+			},
+			want: func(string, []string) want {
+				return want{phase: v1alpha1.OperationSucceeded, reason: "Completed", calls: map[string]int{"/update": 1}, attempts: 1}
+			},
+		},
 		"SilentRefusalFailsWithNoEffect": {
 			reason: "A 202 the backend never acts on (silent refusal) fails after the evidence grace period.",
 			seed:   simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive},
@@ -188,9 +205,11 @@ func TestClusterOpsBackendFaults(t *testing.T) {
 				}
 			}
 			for suffix, n := range w.calls {
-				if got := countPosts(h.sim, suffix); got != n {
-					t.Errorf("%s\nPOST …%s reached the backend %d times, want %d", tc.reason, suffix, got, n)
-				}
+				// A delayed answer is journaled when it is written.
+				h.eventually(fmt.Sprintf("POST …%s to have reached the backend %d times", suffix, n), func() (bool, string) {
+					got := countPosts(h.sim, suffix)
+					return got == n, fmt.Sprintf("%d times", got)
+				})
 			}
 			if st.Attempts != w.attempts {
 				t.Errorf("%s\nattempts = %d, want %d", tc.reason, st.Attempts, w.attempts)

@@ -13,6 +13,7 @@ WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 See the License for the specific language governing permissions and
 limitations under the License.
 */
+
 package integration
 
 import (
@@ -228,7 +229,9 @@ func TestClusterOpsLifecycle(t *testing.T) {
 		t.Parallel()
 		h := newHarness(t, harnessOptions{})
 		h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
-		ttl := func(u *unstructured.Unstructured) { h.setField(u, int64(1), "spec", "forProvider", "ttlSecondsAfterFinished") }
+		ttl := func(u *unstructured.Unstructured) {
+			h.setField(u, int64(1), "spec", "forProvider", "ttlSecondsAfterFinished")
+		}
 		h.operation("rebalance.yaml", "once", ttl)
 		first := h.waitOp("once", v1alpha1.OperationSucceeded)
 		h.eventually("the TTL to delete the finished operation", func() (bool, string) {

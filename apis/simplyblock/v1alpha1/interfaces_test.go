@@ -38,12 +38,15 @@ var (
 	_ resource.ModernManaged = &StorageCluster{}
 	_ resource.ModernManaged = &StorageNode{}
 	_ resource.ModernManaged = &StoragePool{}
+	_ resource.ModernManaged = &ClusterOps{}
 
 	_ resource.ManagedList = &StorageClusterList{}
 	_ resource.ManagedList = &StorageNodeList{}
 	_ resource.ManagedList = &StoragePoolList{}
+	_ resource.ManagedList = &ClusterOpsList{}
 
 	// StorageNode and StoragePool resolve clusterIdRef and clusterIdSelector.
 	_ referenceResolver = &StorageNode{}
 	_ referenceResolver = &StoragePool{}
+	_ referenceResolver = &ClusterOps{}
 )

@@ -13,6 +13,7 @@ WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 See the License for the specific language governing permissions and
 limitations under the License.
 */
+
 // Package clusterops is the controller of ClusterOps managed resources:
 // cluster-level operations run by the operation engine in internal/ops.
 // plans.go holds what is specific to each operation type (preconditions,
