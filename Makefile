@@ -37,8 +37,11 @@ vet:
 
 ## test: all test tiers; kube-apiserver and etcd are provided by hack/envtest-binaries.sh
 test: vet
+	@mkdir -p _output && rm -f _output/crash-matrix.txt
 	@assets=$$(bash hack/envtest-binaries.sh) && \
-	KUBEBUILDER_ASSETS="$$assets" $(GO) test -count=1 -race -timeout 30m ./...
+	KUBEBUILDER_ASSETS="$$assets" CRASH_SUMMARY_FILE=$(CURDIR)/_output/crash-matrix.txt \
+	$(GO) test -count=1 -race -timeout 30m ./...
+	@if [ -f _output/crash-matrix.txt ]; then echo; echo "Crash matrix (test/crash):"; cat _output/crash-matrix.txt; fi
 
 ## demo: the embedded default: local control plane + simulator + provider + quickstart
 demo:

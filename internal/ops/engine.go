@@ -164,6 +164,7 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 	}
 	if st.Phase == "" {
 		setPhase(st, v1alpha1.OperationPending, ReasonQueued, "waiting for its turn on %s", r.TargetDescription)
+		e.record(o, event.Normal(ReasonQueued, st.Message))
 	}
 
 	var t Target
@@ -227,7 +228,6 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		st.StepStartedAt = st.StartedAt.DeepCopy()
 		st.QueuePosition = nil
 		setPhase(st, v1alpha1.OperationPending, ReasonWaitingForPrecond, "holds the lock on %s; checking preconditions", r.TargetDescription)
-		e.record(o, event.Normal("Started", "left the queue and holds the lock on "+r.TargetDescription))
 		return false, nil
 	}
 	return e.run(ctx, r, now)
@@ -265,6 +265,7 @@ func (e *Engine) queue(ctx context.Context, r Run, t Target) (bool, error) {
 			return false, errors.Wrap(err, errAcquire)
 		}
 		if acquired {
+			e.record(o, event.Normal("Started", "left the queue and holds the lock on "+r.TargetDescription))
 			if takenOver != "" {
 				e.record(o, event.Normal("LockTakenOver", fmt.Sprintf("took over the lock on %s from %s, which no longer runs", r.TargetDescription, takenOver)))
 			}

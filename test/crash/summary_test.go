@@ -2,6 +2,7 @@ package crash_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -25,13 +26,21 @@ type summaryTable struct {
 	rows []summaryRow
 }
 
-// newSummaryTable returns a table that is logged with t.Log when t ends.
+// newSummaryTable returns a table that is logged with t.Log when t ends,
+// and also written to $CRASH_SUMMARY_FILE when that is set (make test
+// prints it, since go test hides the logs of passing packages).
 func newSummaryTable(t *testing.T) *summaryTable {
 	t.Helper()
 	s := &summaryTable{}
 	t.Cleanup(func() {
-		if s.len() > 0 {
-			t.Log("crash matrix summary:\n" + s.String())
+		if s.len() == 0 {
+			return
+		}
+		t.Log("crash matrix summary:\n" + s.String())
+		if f := os.Getenv("CRASH_SUMMARY_FILE"); f != "" {
+			if err := os.WriteFile(f, []byte(t.Name()+"\n"+s.String()), 0o600); err != nil {
+				t.Errorf("cannot write the summary: %v", err)
+			}
 		}
 	})
 	return s

@@ -47,6 +47,10 @@ func (e *external) run(ctx context.Context, cr *v1alpha1.ClusterOps) (ops.Run, e
 	if err != nil {
 		return ops.Run{}, err
 	}
+	autoExpand, err := autoExpandNodes(ctx, e.kube, cr, clusterID)
+	if err != nil {
+		return ops.Run{}, err
+	}
 	desc := "StorageCluster " + cr.Spec.ForProvider.ClusterID
 	if t.Name != "" {
 		desc = "StorageCluster " + t.Name
@@ -54,7 +58,7 @@ func (e *external) run(ctx context.Context, cr *v1alpha1.ClusterOps) (ops.Run, e
 	}
 	return ops.Run{
 		Object: cr, Target: t, TargetDescription: desc, ClusterID: clusterID, Source: e.source,
-		SpecHash: specHash(cr), Plan: planFor(cr, clusterID), ChooseTargets: chooseTargets(cr),
+		SpecHash: specHash(cr), Plan: planFor(cr, clusterID, autoExpand), ChooseTargets: chooseTargets(cr),
 		Queue: queueOf(e.kube, cr, t, clusterID),
 	}, nil
 }

@@ -39,7 +39,9 @@ var transitional = []sb.ClusterStatus{sb.ClusterInActivation, sb.ClusterInExpans
 var running = []sb.ClusterStatus{sb.ClusterActive, sb.ClusterDegraded, sb.ClusterReadOnly}
 
 // planFor returns the steps of cr's type.
-func planFor(cr *v1alpha1.ClusterOps, clusterID string) func(targets []string) []ops.Step {
+// autoExpand lists the nodes added with expand: true, which the backend
+// expands the cluster for by itself.
+func planFor(cr *v1alpha1.ClusterOps, clusterID string, autoExpand autoExpansion) func(targets []string) []ops.Step {
 	p := cr.Spec.ForProvider
 	return func(targets []string) []ops.Step {
 		switch p.Type {
@@ -50,7 +52,7 @@ func planFor(cr *v1alpha1.ClusterOps, clusterID string) func(targets []string) [
 			if p.Expand != nil && p.Expand.ExpectedNodes != nil {
 				expected = *p.Expand.ExpectedNodes
 			}
-			return []ops.Step{expandStep(clusterID, expected)}
+			return []ops.Step{expandStep(clusterID, expected, autoExpand)}
 		case v1alpha1.ClusterShutdown:
 			return []ops.Step{shutdownStep(clusterID)}
 		case v1alpha1.ClusterStart:
@@ -214,18 +216,38 @@ func activateStep(id string) ops.Step {
 }
 
 // expandStep: POST /expand (202, background). Allowed from active,
-// degraded or read_only, once the expected nodes are online and no node
-// add or cluster_expand task is open (nodes added with expand:true expand
-// the cluster themselves; calling /expand while that runs races it).
-// Evidence and completion come from the event log, because an expansion
-// without new nodes flips in_expansion → active within milliseconds: the
-// cluster must go in_expansion and then active after the call. Failure: it
-// goes back to another status. Stuck in_expansion: the deadline.
-func expandStep(id string, expected int64) ops.Step {
+// degraded or read_only, once the expected nodes are online, no node is
+// being created and no node_add or cluster_expand task is open.
+//
+// Nodes added with expand: true (autoExpand: their ids, from the
+// StorageNode objects) make the backend expand the cluster itself through
+// a cluster_expand task; calling /expand while that runs would race it. So
+// the step waits until an in_expansion → active change follows each such
+// node coming online, and then succeeds without a call. (The backend's
+// task list fails with a 500 for as long as a cluster_expand task is kept,
+// which is 30 days, so the event log is the reliable witness.)
+//
+// Otherwise evidence and completion come from the event log, because an
+// expansion without new nodes flips in_expansion → active within
+// milliseconds: the cluster must go in_expansion and then active after the
+// call. Failure: it goes back to another status. Stuck in_expansion: the
+// deadline.
+func expandStep(id string, expected int64, auto autoExpansion) ops.Step {
+	autoExpand := auto.ids
 	s := ops.Step{Name: "expand", Subject: id, Needs: ops.Needs{Nodes: true, Events: true, Tasks: true},
 		RequireEvidence: true, OnAmbiguous: ops.FailWithoutEvidence,
 		CheckHint: "the cluster's status and logs: an expansion may be running (in_expansion), and a second one would create lvstores concurrently"}
 	s.Endpoint, s.Path, s.Call = clusterCall("expand", id, func(ctx context.Context, api sb.API) error { return api.ExpandCluster(ctx, id) })
+	s.Skip = func(snap *ops.Snapshot) (bool, string) {
+		if len(autoExpand) == 0 || len(auto.pending) > 0 || int64(count(snap, sb.NodeOnline)) < expected ||
+			len(nodesIn(snap, sb.NodeInCreation)) > 0 || snap.Cluster.Status == sb.ClusterInExpansion {
+			return false, ""
+		}
+		if len(unexpanded(snap, autoExpand)) == 0 {
+			return true, "the backend expanded the cluster itself after the nodes added with expand: true came online"
+		}
+		return false, ""
+	}
 	s.Gate = func(snap *ops.Snapshot) (string, string) {
 		st := snap.Cluster.Status
 		switch {
@@ -233,8 +255,12 @@ func expandStep(id string, expected int64) ops.Step {
 			return "an expansion is running (in_expansion)", ""
 		case !in(st, running):
 			return fmt.Sprintf("the cluster is %s; expansion starts from active, degraded or read_only", st), ""
-		case snap.TasksErr != nil:
-			return "cannot read the cluster's tasks (the backend fails to list them while an expansion task exists): " + snap.TasksErr.Error(), ""
+		}
+		if busy := nodesIn(snap, sb.NodeInCreation); len(busy) > 0 {
+			return "nodes are being added: " + list(busy), ""
+		}
+		if len(auto.pending) > 0 {
+			return "StorageNodes added with expand: true are not in the backend yet: " + list(auto.pending), ""
 		}
 		for _, t := range snap.Tasks {
 			if t.Status != sb.TaskDone && (t.FunctionName == "cluster_expand" || t.FunctionName == "node_add") {
@@ -243,6 +269,9 @@ func expandStep(id string, expected int64) ops.Step {
 		}
 		if online := int64(count(snap, sb.NodeOnline)); online < expected {
 			return fmt.Sprintf("%d of the %d expected storage nodes are online", online, expected), ""
+		}
+		if waiting := unexpanded(snap, autoExpand); len(waiting) > 0 {
+			return "waiting for the backend's own expansion (cluster_expand task) for the nodes added with expand: true: " + list(waiting), ""
 		}
 		return "", ""
 	}
@@ -268,6 +297,41 @@ func expandStep(id string, expected int64) ops.Step {
 		return ops.Verdict{Progress: fmt.Sprintf("the cluster is %s", st)}
 	}
 	return s
+}
+
+// An autoExpansion lists the StorageNodes added with expand: true: the
+// backend ids of those it has adopted, and the names of those not yet in
+// the backend.
+type autoExpansion struct {
+	ids     []string
+	pending []string
+}
+
+// unexpanded returns the nodes of ids that are online but whose coming
+// online (as far as the event window reaches) was not yet followed by an
+// in_expansion → active change of the cluster. Nodes not online are left
+// to the other gates.
+func unexpanded(snap *ops.Snapshot, ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		n, ok := snap.Node(id)
+		if !ok || n.Status != sb.NodeOnline {
+			continue
+		}
+		online, expanded := -1, -1
+		for i, e := range snap.Events {
+			switch {
+			case e.Object == "StorageNode" && e.ObjectID == id && e.To == string(sb.NodeOnline):
+				online = i
+			case e.Object == "Cluster" && e.From == string(sb.ClusterInExpansion) && e.To == string(sb.ClusterActive):
+				expanded = i
+			}
+		}
+		if online >= 0 && expanded < online {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // shutdownStep: POST /shutdown (202, background). The backend has no

@@ -69,7 +69,7 @@ func upgrade(p v1alpha1.UpgradeParameters) crModifier {
 // stepOf returns step i of cr's plan for targets.
 func stepOf(t *testing.T, cr *v1alpha1.ClusterOps, i int, targets ...string) ops.Step {
 	t.Helper()
-	steps := planFor(cr, cid)(targets)
+	steps := planFor(cr, cid, autoExpansion{})(targets)
 	if i >= len(steps) {
 		t.Fatalf("plan of %s has %d steps, want step %d", cr.Spec.ForProvider.Type, len(steps), i)
 	}
@@ -340,15 +340,19 @@ func TestExpandStep(t *testing.T) {
 			snap: snap(sb.ClusterActive, nodes("n1=online", "n2=online"), tasks(sb.TaskDTO{FunctionName: sb.TaskFunctionNodeAdd, Status: sb.TaskNew})),
 			want: outcome{Waiting: "a node_add task is new"},
 		},
-		"GateWaitsTasksUnreadable": {
-			reason: "Tasks that cannot be listed (the backend fails while an expansion task exists) are waited out.",
+		"GatePassesTasksUnreadable": {
+			reason: "The backend fails the task list for 30 days after any expansion task: that alone must not block an expansion.",
 			judge:  gate, step: expand,
 			snap: snap(sb.ClusterActive, nodes("n1=online", "n2=online"), tasksErr(errors.New("HTTP 500"))),
-			want: outcome{Waiting: "cannot read the cluster's tasks (the backend fails to list them while an expansion task exists): HTTP 500"},
+		},
+		"GateWaitsNodesBeingAdded": {
+			reason: "A node still in_creation is waited for.",
+			judge:  gate, step: expand, snap: snap(sb.ClusterActive, nodes("n1=online", "n2=in_creation", "n3=removed")),
+			want: outcome{Waiting: "nodes are being added: n2 (in_creation)"},
 		},
 		"GateWaitsExpectedNodes": {
 			reason: "Fewer online nodes than expected are waited for; removed and other nodes do not count.",
-			judge:  gate, step: expand, snap: snap(sb.ClusterActive, nodes("n1=online", "n2=in_creation", "n3=removed")),
+			judge:  gate, step: expand, snap: snap(sb.ClusterActive, nodes("n1=online", "n2=offline", "n3=removed")),
 			want: outcome{Waiting: "1 of the 2 expected storage nodes are online"},
 		},
 		"GatePasses": {
@@ -551,7 +555,7 @@ func TestStartStep(t *testing.T) {
 }
 
 func TestRestartPlan(t *testing.T) {
-	steps := planFor(clusterOps(v1alpha1.ClusterRestart), cid)(nil)
+	steps := planFor(clusterOps(v1alpha1.ClusterRestart), cid, autoExpansion{})(nil)
 	type summary struct {
 		Name        string
 		Path        string
@@ -627,7 +631,7 @@ func TestRollingRestartPlan(t *testing.T) {
 						t.Fatalf("\n%s\nplanFor(...)(%v) panicked: %v", tc.reason, tc.targets, r)
 					}
 				}()
-				steps = planFor(tc.cr, cid)(tc.targets)
+				steps = planFor(tc.cr, cid, autoExpansion{})(tc.targets)
 			}()
 			got := make([]summary, 0, len(steps))
 			for _, s := range steps {
@@ -753,7 +757,7 @@ func TestRollingRestartSteps(t *testing.T) {
 		t.Errorf("The settle step only waits, and no rebalancing within the grace means done: call=%t requireEvidence=%t noEvidenceMeansDone=%q",
 			settle.Call != nil, settle.RequireEvidence, settle.NoEvidenceMeansDone)
 	}
-	for i, s := range planFor(gated, cid)([]string{"n1"})[:2] {
+	for i, s := range planFor(gated, cid, autoExpansion{})([]string{"n1"})[:2] {
 		if s.OnAmbiguous != ops.ResendWithoutEvidence || !s.RequireEvidence {
 			t.Errorf("Step %d (%s): a repeated graceful node shutdown or restart is harmless and must show evidence: onAmbiguous=%v requireEvidence=%t",
 				i, s.Name, s.OnAmbiguous, s.RequireEvidence)
@@ -1051,7 +1055,7 @@ func TestPlanStepCounts(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if got := len(planFor(tc.cr, cid)([]string{"n1", "n2"})); got != tc.want {
+			if got := len(planFor(tc.cr, cid, autoExpansion{})([]string{"n1", "n2"})); got != tc.want {
 				t.Errorf("\n%s\nlen(planFor(...)) = %d, want %d", tc.reason, got, tc.want)
 			}
 		})

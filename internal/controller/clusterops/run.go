@@ -36,7 +36,10 @@ import (
 // lists every competitor, resolved or not.
 const indexCluster = "simplyblock.clusterops.cluster"
 
-const errListClusters = "cannot list StorageClusters"
+const (
+	errListClusters = "cannot list StorageClusters"
+	errListNodes    = "cannot list StorageNodes"
+)
 
 func refKey(name string) string { return "ref:" + name }
 func idKey(id string) string    { return "id:" + id }
@@ -85,6 +88,31 @@ func target(ctx context.Context, kube client.Reader, cr *v1alpha1.ClusterOps) (t
 		}
 	}
 	return types.NamespacedName{}, p.ClusterID, nil
+}
+
+// autoExpandNodes returns the StorageNodes in the operation's namespace
+// that join cluster clusterID with expand: true.
+func autoExpandNodes(ctx context.Context, kube client.Reader, cr *v1alpha1.ClusterOps, clusterID string) (autoExpansion, error) {
+	var out autoExpansion
+	if cr.Spec.ForProvider.Type != v1alpha1.ClusterExpand {
+		return out, nil
+	}
+	l := &v1alpha1.StorageNodeList{}
+	if err := kube.List(ctx, l, client.InNamespace(cr.Namespace)); err != nil {
+		return out, errors.Wrap(err, errListNodes)
+	}
+	for i := range l.Items {
+		n := &l.Items[i]
+		if !n.Spec.ForProvider.Expand || n.Spec.ForProvider.ClusterID != clusterID || n.GetDeletionTimestamp() != nil {
+			continue
+		}
+		if id := meta.GetExternalName(n); id != "" {
+			out.ids = append(out.ids, id)
+		} else {
+			out.pending = append(out.pending, n.Name)
+		}
+	}
+	return out, nil
 }
 
 // queueOf lists the ClusterOps competing for the same StorageCluster.
