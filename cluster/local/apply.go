@@ -14,29 +14,93 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// applyDir creates every object of every YAML file in dir, in file-name
-// order, in the given namespace.
-func applyDir(ctx context.Context, kube client.Client, dir, namespace string) error {
+// operationKind is the kind whose objects end a stage of the quickstart.
+const operationKind = "ClusterOps"
+
+// A manifest is one quickstart file and the objects it holds.
+type manifest struct {
+	file string
+	objs []*unstructured.Unstructured
+}
+
+// A stage is a run of quickstart files applied together. A file holding a
+// ClusterOps ends its stage: the demo waits for the operation to succeed
+// before it applies the next stage, because the later files depend on it
+// (nodes added with expand: true need an active cluster).
+type stage struct {
+	manifests []manifest
+}
+
+// files returns the base names of the stage's files.
+func (s stage) files() []string {
+	out := make([]string, 0, len(s.manifests))
+	for _, m := range s.manifests {
+		out = append(out, filepath.Base(m.file))
+	}
+	return out
+}
+
+// operations returns the names of the stage's ClusterOps.
+func (s stage) operations() []string {
+	var out []string
+	for _, m := range s.manifests {
+		for _, u := range m.objs {
+			if u.GetKind() == operationKind {
+				out = append(out, u.GetName())
+			}
+		}
+	}
+	return out
+}
+
+// loadStages reads every YAML file in dir, in file-name order, and splits
+// them into stages after each file that holds a ClusterOps. Every file is
+// decoded before anything is applied, so a broken file fails the demo early.
+func loadStages(dir string) ([]stage, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no *.yaml files in %s", dir)
 	}
 	sort.Strings(files)
+	var (
+		stages []stage
+		cur    stage
+	)
 	for _, f := range files {
 		data, err := os.ReadFile(f) //nolint:gosec // the demo reads the repository's own examples.
 		if err != nil {
-			return err
+			return nil, err
 		}
 		objs, err := decodeObjects(data)
 		if err != nil {
-			return fmt.Errorf("%s: %w", f, err)
+			return nil, fmt.Errorf("%s: %w", f, err)
 		}
-		for _, u := range objs {
+		m := manifest{file: f, objs: objs}
+		cur.manifests = append(cur.manifests, m)
+		if len((stage{manifests: []manifest{m}}).operations()) > 0 {
+			stages = append(stages, cur)
+			cur = stage{}
+		}
+	}
+	if len(cur.manifests) > 0 {
+		stages = append(stages, cur)
+	}
+	return stages, nil
+}
+
+// applyStage creates every object of the stage, in file order, in the
+// given namespace.
+func applyStage(ctx context.Context, kube client.Client, s stage, namespace string) error {
+	for _, m := range s.manifests {
+		for _, u := range m.objs {
 			u.SetNamespace(namespace)
 			if err := kube.Create(ctx, u); err != nil {
-				return fmt.Errorf("cannot create %s %s from %s: %w", u.GetKind(), u.GetName(), f, err)
+				return fmt.Errorf("cannot create %s %s from %s: %w", u.GetKind(), u.GetName(), m.file, err)
 			}
-			fmt.Printf("    created %s/%s\n", u.GetKind(), u.GetName())
+			fmt.Printf("    created %s/%s (%s)\n", u.GetKind(), u.GetName(), filepath.Base(m.file))
 		}
 	}
 	return nil
