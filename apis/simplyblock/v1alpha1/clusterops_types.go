@@ -56,8 +56,9 @@ type NodeRollingRestartParameters struct {
 	// +kubebuilder:default=true
 	HealthGate *bool `json:"healthGate,omitempty"`
 
-	// PerNodeTimeoutSeconds bounds the work on one node: gate, shutdown,
-	// restart and the wait for it to come back online.
+	// PerNodeTimeoutSeconds bounds each step on one node: its health gate
+	// and shutdown, its restart until it is back online, and the wait for
+	// the rebalancing that follows.
 	// +optional
 	// +kubebuilder:default=1800
 	// +kubebuilder:validation:Minimum=1
