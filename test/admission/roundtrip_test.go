@@ -93,6 +93,44 @@ cancel: true
 			obj:  &sbv1alpha1.ClusterOps{},
 			spec: func(o client.Object) any { return o.(*sbv1alpha1.ClusterOps).Spec.ForProvider },
 		},
+		"StorageNodeOpsRestart": {
+			reason: "force and reattachVolume false (dropped by omitempty, put back by their defaults), the device list and the resolved nodeId next to its reference must round-trip without tripping an immutability rule.",
+			manifest: storageNodeOps(`
+type: Restart
+nodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33
+nodeIdRef: {name: demo-node-1}
+restart:
+  force: false
+  reattachVolume: false
+  nodeAddress: "10.0.0.12:5000"
+  newSsdPcie: ["0000:00:04.0"]
+retry: {}
+ttlSecondsAfterFinished: 0
+cancel: true
+`),
+			obj:  &sbv1alpha1.StorageNodeOps{},
+			spec: func(o client.Object) any { return o.(*sbv1alpha1.StorageNodeOps).Spec.ForProvider },
+		},
+		"StorageNodeOpsShutdown": {
+			reason: "shutdown force false (an object with no field set in Go) must round-trip without tripping an immutability rule.",
+			manifest: storageNodeOps(`
+type: Shutdown
+nodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33
+shutdown: {force: false}
+`),
+			obj:  &sbv1alpha1.StorageNodeOps{},
+			spec: func(o client.Object) any { return o.(*sbv1alpha1.StorageNodeOps).Spec.ForProvider },
+		},
+		"StorageNodeOpsRemove": {
+			reason: "forceRemove, forceMigrate and forceDelete false must round-trip without tripping an immutability rule.",
+			manifest: storageNodeOps(`
+type: Remove
+nodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33
+remove: {forceRemove: false, forceMigrate: false, forceDelete: false}
+`),
+			obj:  &sbv1alpha1.StorageNodeOps{},
+			spec: func(o client.Object) any { return o.(*sbv1alpha1.StorageNodeOps).Spec.ForProvider },
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

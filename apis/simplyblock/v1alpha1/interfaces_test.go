@@ -39,14 +39,19 @@ var (
 	_ resource.ModernManaged = &StorageNode{}
 	_ resource.ModernManaged = &StoragePool{}
 	_ resource.ModernManaged = &ClusterOps{}
+	_ resource.ModernManaged = &StorageNodeOps{}
 
 	_ resource.ManagedList = &StorageClusterList{}
 	_ resource.ManagedList = &StorageNodeList{}
 	_ resource.ManagedList = &StoragePoolList{}
 	_ resource.ManagedList = &ClusterOpsList{}
+	_ resource.ManagedList = &StorageNodeOpsList{}
 
-	// StorageNode and StoragePool resolve clusterIdRef and clusterIdSelector.
+	// StorageNode, StoragePool and ClusterOps resolve clusterIdRef and
+	// clusterIdSelector; StorageNodeOps resolves nodeIdRef and
+	// nodeIdSelector.
 	_ referenceResolver = &StorageNode{}
 	_ referenceResolver = &StoragePool{}
 	_ referenceResolver = &ClusterOps{}
+	_ referenceResolver = &StorageNodeOps{}
 )

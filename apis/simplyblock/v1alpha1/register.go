@@ -76,9 +76,18 @@ var (
 	ClusterOpsGroupVersionKind = SchemeGroupVersion.WithKind(ClusterOpsKind)
 )
 
+// StorageNodeOps type metadata.
+var (
+	StorageNodeOpsKind             = reflect.TypeOf(StorageNodeOps{}).Name()
+	StorageNodeOpsGroupKind        = schema.GroupKind{Group: Group, Kind: StorageNodeOpsKind}.String()
+	StorageNodeOpsKindAPIVersion   = StorageNodeOpsKind + "." + SchemeGroupVersion.String()
+	StorageNodeOpsGroupVersionKind = SchemeGroupVersion.WithKind(StorageNodeOpsKind)
+)
+
 func init() {
 	SchemeBuilder.Register(&StorageCluster{}, &StorageClusterList{})
 	SchemeBuilder.Register(&StorageNode{}, &StorageNodeList{})
 	SchemeBuilder.Register(&StoragePool{}, &StoragePoolList{})
 	SchemeBuilder.Register(&ClusterOps{}, &ClusterOpsList{})
+	SchemeBuilder.Register(&StorageNodeOps{}, &StorageNodeOpsList{})
 }

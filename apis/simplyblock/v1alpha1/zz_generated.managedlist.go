@@ -47,6 +47,15 @@ func (l *StorageNodeList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this StorageNodeOpsList.
+func (l *StorageNodeOpsList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this StoragePoolList.
 func (l *StoragePoolList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))

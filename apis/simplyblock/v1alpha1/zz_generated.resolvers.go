@@ -79,6 +79,33 @@ func (mg *StorageNode) ResolveReferences(ctx context.Context, c client.Reader) e
 	return nil
 }
 
+// ResolveReferences of this StorageNodeOps.
+func (mg *StorageNodeOps) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPINamespacedResolver(c, mg)
+
+	var rsp reference.NamespacedResolutionResponse
+	var err error
+
+	rsp, err = r.Resolve(ctx, reference.NamespacedResolutionRequest{
+		CurrentValue: mg.Spec.ForProvider.NodeID,
+		Extract:      reference.ExternalName(),
+		Namespace:    mg.GetNamespace(),
+		Reference:    mg.Spec.ForProvider.NodeIDRef,
+		Selector:     mg.Spec.ForProvider.NodeIDSelector,
+		To: reference.To{
+			List:    &StorageNodeList{},
+			Managed: &StorageNode{},
+		},
+	})
+	if err != nil {
+		return errors.Wrap(err, "mg.Spec.ForProvider.NodeID")
+	}
+	mg.Spec.ForProvider.NodeID = rsp.ResolvedValue
+	mg.Spec.ForProvider.NodeIDRef = rsp.ResolvedReference
+
+	return nil
+}
+
 // ResolveReferences of this StoragePool.
 func (mg *StoragePool) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPINamespacedResolver(c, mg)
