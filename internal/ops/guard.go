@@ -56,6 +56,8 @@ func classify(err error, s Step) callResult {
 		return callAmbiguous
 	case s.ServerErrorIsAmbiguous && sb.IsServerError(err):
 		return callAmbiguous
+	case s.ServerErrorIsRefusal && sb.IsServerError(err):
+		return callRejected
 	case sb.NotSent(err), sb.IsServerError(err), sb.IsUnauthorized(err):
 		return callRetryable
 	default:
