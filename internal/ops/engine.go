@@ -74,6 +74,10 @@ type Run struct {
 	// Target is the key of the object holding the lock and history (a
 	// StorageCluster); an empty name when no such object exists.
 	Target types.NamespacedName
+	// History is the key of the object keeping the operation's history
+	// when that is not Target (a StorageNodeOps locks its cluster and keeps
+	// its history on its node); empty means Target.
+	History types.NamespacedName
 	// TargetDescription names the target in messages, e.g.
 	// "StorageCluster demo".
 	TargetDescription string
@@ -91,6 +95,29 @@ type Run struct {
 	ChooseTargets func(s *Snapshot) []string
 	// Queue lists the operations competing for the same target.
 	Queue func(ctx context.Context) ([]Object, error)
+}
+
+func (r Run) historyKey() types.NamespacedName {
+	if r.History.Name == "" {
+		return r.Target
+	}
+	return r.History
+}
+
+// history reads the object keeping r's history: t itself, or another one
+// (nil when it does not exist).
+func (e *Engine) history(ctx context.Context, r Run, t Target) (Target, error) {
+	if r.historyKey() == r.Target {
+		return t, nil
+	}
+	h := e.Lock.newHistory()
+	if err := e.Kube.Get(ctx, r.historyKey(), h); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, errors.Wrap(err, errGetTarget)
+	}
+	return h, nil
 }
 
 func (e *Engine) now() time.Time {
@@ -187,15 +214,21 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		return false, nil
 	}
 
+	hist, err := e.history(ctx, r, t)
+	if err != nil {
+		return false, err
+	}
 	// A record of this very operation means it finished, and a crash came
 	// between releasing the lock and writing its own status.
-	if rec := RecordOf(t, o.GetUID()); rec != nil {
-		st.Phase, st.Reason, st.Message, st.CompletedAt = rec.Phase, rec.Reason, rec.Message, rec.CompletedAt
-		return false, nil
+	if hist != nil {
+		if rec := RecordOf(hist, o.GetUID()); rec != nil {
+			st.Phase, st.Reason, st.Message, st.CompletedAt = rec.Phase, rec.Reason, rec.Message, rec.CompletedAt
+			return false, nil
+		}
 	}
 	holds := Holds(t, o)
-	if !holds && st.StartedAt == nil {
-		if twin := TwinOf(t, o, r.SpecHash); twin != nil {
+	if !holds && st.StartedAt == nil && hist != nil {
+		if twin := TwinOf(hist, o, r.SpecHash); twin != nil {
 			st.CompletedAt = &metav1.Time{Time: now}
 			setPhase(st, twin.Phase, ReasonAlreadyCompleted,
 				"an operation with this name and spec already ran (uid %s, %s: %s); it is not run again, use a new name to run it again",
@@ -531,7 +564,7 @@ func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhas
 	setPhase(st, phase, reason, "%s", truncate(msg, 2000))
 	if st.StartedAt != nil {
 		rec := recordFor(o)
-		if err := e.Lock.Finish(ctx, r.Target, o, &rec); err != nil {
+		if err := e.Lock.FinishIn(ctx, r.Target, r.historyKey(), o, &rec); err != nil {
 			return errors.Wrap(err, errFinish)
 		}
 	}
@@ -588,7 +621,11 @@ func (e *Engine) Released(ctx context.Context, r Run) (bool, error) {
 		return apierrors.IsNotFound(err), client.IgnoreNotFound(err)
 	}
 	st := r.Object.GetOperationStatus()
-	recorded := st.StartedAt == nil || isTerminal(st.Phase) || RecordOf(t, r.Object.GetUID()) != nil
+	hist, err := e.history(ctx, r, t)
+	if err != nil {
+		return false, err
+	}
+	recorded := st.StartedAt == nil || isTerminal(st.Phase) || hist == nil || RecordOf(hist, r.Object.GetUID()) != nil
 	return !Holds(t, r.Object) && recorded, nil
 }
 
@@ -609,7 +646,7 @@ func (e *Engine) Release(ctx context.Context, r Run) error {
 	now := metav1.NewTime(e.now())
 	rec := recordFor(o)
 	rec.Phase, rec.Reason, rec.Message, rec.CompletedAt = v1alpha1.OperationFailed, reason, msg, &now
-	if err := e.Lock.Finish(ctx, r.Target, o, &rec); err != nil {
+	if err := e.Lock.FinishIn(ctx, r.Target, r.historyKey(), o, &rec); err != nil {
 		return errors.Wrap(err, errFinish)
 	}
 	e.record(o, event.Normal(event.Reason(reason), msg))

@@ -55,15 +55,38 @@ type Lock struct {
 	// Reader reads from the API server directly, to confirm that a lock
 	// holder is really gone before taking its lock over.
 	Reader client.Reader
-	// NewTarget returns an empty target object.
+	// NewTarget returns an empty target object (the object holding the
+	// lock).
 	NewTarget func() Target
-	// NewHolder returns an empty operation object of the holder's kind.
+	// NewHistory returns an empty object of the kind that keeps the
+	// history, when that is not the lock's target (StorageNodeOps lock
+	// their cluster and keep their history on their node).
+	NewHistory func() Target
+	// Kind is the kind of the operations taking this lock, recorded in it.
+	Kind string
+	// NewHolder returns an empty operation object of this lock's kind;
+	// Holders, by kind, those of other kinds that share the lock.
 	NewHolder func() Object
+	Holders   map[string]func() Object
 }
 
-func refTo(o Object) *v1alpha1.OperationReference {
-	return &v1alpha1.OperationReference{Name: o.GetName(), UID: o.GetUID(), Type: o.GetOperationType(),
+func (l *Lock) refTo(o Object) *v1alpha1.OperationReference {
+	return &v1alpha1.OperationReference{Name: o.GetName(), UID: o.GetUID(), Type: o.GetOperationType(), Kind: l.Kind,
 		Phase: o.GetOperationStatus().Phase}
+}
+
+func (l *Lock) newHistory() Target {
+	if l.NewHistory != nil {
+		return l.NewHistory()
+	}
+	return l.NewTarget()
+}
+
+func (l *Lock) newHolder(kind string) Object {
+	if n, ok := l.Holders[kind]; ok && kind != "" {
+		return n()
+	}
+	return l.NewHolder()
 }
 
 // getTarget reads the target through the cache.
@@ -85,7 +108,7 @@ func Holds(t Target, o Object) bool {
 // it: it was deleted (or re-created under a new UID), or it finished
 // without releasing (a crash between finishing and releasing).
 func (l *Lock) holderGone(ctx context.Context, ns string, ref *v1alpha1.OperationReference) (bool, error) {
-	h := l.NewHolder()
+	h := l.newHolder(ref.Kind)
 	err := l.Reader.Get(ctx, types.NamespacedName{Namespace: ns, Name: ref.Name}, h)
 	if kerrors.IsNotFound(err) {
 		return true, nil
@@ -112,7 +135,7 @@ func (l *Lock) Acquire(ctx context.Context, t Target, o Object) (bool, string, e
 		}
 		takenOver = cur.Name
 	}
-	t.SetActiveOperation(refTo(o))
+	t.SetActiveOperation(l.refTo(o))
 	if err := l.Kube.Status().Update(ctx, t); err != nil {
 		t.SetActiveOperation(cur)
 		if kerrors.IsConflict(err) {
@@ -127,7 +150,28 @@ func (l *Lock) Acquire(ctx context.Context, t Target, o Object) (bool, string, e
 // the target's bounded history (unless a record of o is already there), in
 // one write. A missing target is not an error: there is nothing to keep.
 func (l *Lock) Finish(ctx context.Context, key types.NamespacedName, o Object, rec *v1alpha1.OperationRecord) error {
-	t, err := l.getTarget(ctx, key)
+	return l.FinishIn(ctx, key, key, o, rec)
+}
+
+// FinishIn is Finish with the history kept on another object than the
+// lock: the record is written first, then the lock released, so a crash in
+// between leaves a lock whose holder is finished (and is taken over).
+func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord) error {
+	if historyKey != lockKey && rec != nil {
+		h := l.newHistory()
+		err := l.Kube.Get(ctx, historyKey, h)
+		switch {
+		case kerrors.IsNotFound(err):
+		case err != nil:
+			return errors.Wrap(err, errGetTarget)
+		case appendRecord(h, o, rec):
+			if err := l.Kube.Status().Update(ctx, h); err != nil {
+				return errors.Wrap(err, errUpdateTarget)
+			}
+		}
+		rec = nil
+	}
+	t, err := l.getTarget(ctx, lockKey)
 	if kerrors.IsNotFound(err) {
 		return nil
 	}
@@ -139,18 +183,27 @@ func (l *Lock) Finish(ctx context.Context, key types.NamespacedName, o Object, r
 		t.SetActiveOperation(nil)
 		changed = true
 	}
-	if rec != nil && RecordOf(t, o.GetUID()) == nil {
-		h := append(t.GetOperationHistory(), *rec)
-		if len(h) > v1alpha1.MaxOperationHistory {
-			h = h[len(h)-v1alpha1.MaxOperationHistory:]
-		}
-		t.SetOperationHistory(h)
+	if rec != nil && appendRecord(t, o, rec) {
 		changed = true
 	}
 	if !changed {
 		return nil
 	}
 	return errors.Wrap(l.Kube.Status().Update(ctx, t), errUpdateTarget)
+}
+
+// appendRecord adds rec to t's bounded history unless a record of o is
+// already there, and reports whether it did.
+func appendRecord(t Target, o Object, rec *v1alpha1.OperationRecord) bool {
+	if RecordOf(t, o.GetUID()) != nil {
+		return false
+	}
+	h := append(t.GetOperationHistory(), *rec)
+	if len(h) > v1alpha1.MaxOperationHistory {
+		h = h[len(h)-v1alpha1.MaxOperationHistory:]
+	}
+	t.SetOperationHistory(h)
+	return true
 }
 
 // RecordOf returns the history record of the operation with uid, if any.

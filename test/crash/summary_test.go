@@ -1,6 +1,23 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package crash_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -38,7 +55,12 @@ func newSummaryTable(t *testing.T) *summaryTable {
 		}
 		t.Log("crash matrix summary:\n" + s.String())
 		if f := os.Getenv("CRASH_SUMMARY_FILE"); f != "" {
-			if err := os.WriteFile(f, []byte(t.Name()+"\n"+s.String()), 0o600); err != nil {
+			out, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600) //nolint:gosec // a path the Makefile chose.
+			if err == nil {
+				_, err = out.WriteString(t.Name() + ":\n" + s.String() + "\n")
+				err = errors.Join(err, out.Close())
+			}
+			if err != nil {
 				t.Errorf("cannot write the summary: %v", err)
 			}
 		}

@@ -55,6 +55,11 @@ type OperationReference struct {
 	// +optional
 	Type string `json:"type,omitempty"`
 
+	// Kind of the operation object: ClusterOps (the default) or
+	// StorageNodeOps.
+	// +optional
+	Kind string `json:"kind,omitempty"`
+
 	// Phase of the operation when it was last recorded here.
 	// +optional
 	Phase OperationPhase `json:"phase,omitempty"`

@@ -62,7 +62,9 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 		Lock: &ops.Lock{
 			Kube: mgr.GetClient(), Reader: mgr.GetAPIReader(),
 			NewTarget: func() ops.Target { return &v1alpha1.StorageCluster{} },
+			Kind:      v1alpha1.ClusterOpsKind,
 			NewHolder: func() ops.Object { return &v1alpha1.ClusterOps{} },
+			Holders:   map[string]func() ops.Object{v1alpha1.StorageNodeOpsKind: func() ops.Object { return &v1alpha1.StorageNodeOps{} }},
 		},
 		Observer:      ops.NewObserver(s.ObserveMaxAge),
 		Recorder:      event.NewAPIRecorder(mgr.GetEventRecorderFor(name)),
