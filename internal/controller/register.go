@@ -9,6 +9,7 @@ import (
 	"github.com/simplyblock/provider-simplyblock/internal/controller/config"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/storagecluster"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/storagenode"
+	"github.com/simplyblock/provider-simplyblock/internal/controller/storagenodeops"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/storagepool"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
@@ -27,6 +28,10 @@ func setups(s ops.Settings) []struct {
 		{
 			func(mgr ctrl.Manager, o controller.Options) error { return clusterops.Setup(mgr, o, s) },
 			func(mgr ctrl.Manager, o controller.Options) error { return clusterops.SetupGated(mgr, o, s) },
+		},
+		{
+			func(mgr ctrl.Manager, o controller.Options) error { return storagenodeops.Setup(mgr, o, s) },
+			func(mgr ctrl.Manager, o controller.Options) error { return storagenodeops.SetupGated(mgr, o, s) },
 		},
 	}
 }

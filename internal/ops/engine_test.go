@@ -528,7 +528,7 @@ func TestEngineObserve(t *testing.T) {
 			reason: "A backend that cannot be read does not fail the operation; it says so and waits.",
 			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 2 * time.Minute,
 				backend: &backend{listErr: errors.New("connection refused")}},
-			want: want{message: "cannot observe the backend (" + errListClusters + ": connection refused)", lock: op1Lock},
+			want: want{message: "cannot observe the backend (" + errGetCluster + ": connection refused)", lock: op1Lock},
 		},
 		"TargetMissingWaits": {
 			reason: "An operation whose StorageCluster does not exist waits for it.",

@@ -274,6 +274,15 @@ func (b *backend) api() *sbfake.MockClient {
 			}
 			return []sb.ClusterDTO{{ID: "c0", Status: sb.ClusterActive}, {ID: testClusterID, Status: b.status, IsReBalancing: b.rebalancing}}, nil
 		},
+		MockGetCluster: func(_ context.Context, id string) (*sb.ClusterDTO, error) {
+			b.read()
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			if b.listErr != nil {
+				return nil, b.listErr
+			}
+			return &sb.ClusterDTO{ID: id, Status: b.status, IsReBalancing: b.rebalancing}, nil
+		},
 		MockListStorageNodes: func(_ context.Context, _ string) ([]sb.StorageNodeDTO, error) {
 			b.read()
 			b.mu.Lock()

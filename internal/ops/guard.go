@@ -18,6 +18,7 @@ package ops
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -56,13 +57,21 @@ func classify(err error, s Step) callResult {
 		return callAmbiguous
 	case s.ServerErrorIsAmbiguous && sb.IsServerError(err):
 		return callAmbiguous
-	case s.ServerErrorIsRefusal && sb.IsServerError(err):
+	case s.ServerErrorIsRefusal && statusOf(err) == http.StatusInternalServerError:
 		return callRejected
 	case sb.NotSent(err), sb.IsServerError(err), sb.IsUnauthorized(err):
 		return callRetryable
 	default:
 		return callRejected
 	}
+}
+
+func statusOf(err error) int {
+	var se *sb.Error
+	if errors.As(err, &se) {
+		return se.StatusCode
+	}
+	return 0
 }
 
 func (r callResult) String() string {

@@ -33,6 +33,7 @@ const eventWindow = 200
 
 const (
 	errListClusters = "cannot list clusters"
+	errGetCluster   = "cannot get the cluster"
 	errListNodes    = "cannot list storage nodes"
 	errReadLogs     = "cannot read cluster logs"
 	errListTasks    = "cannot list tasks"
@@ -217,7 +218,18 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		return cs, errors.Wrap(err, errListClusters)
 	})
 	if err != nil {
-		return nil, err
+		// The backend fails the whole list while any cluster is in_shrink
+		// (a node removal): read this cluster alone instead.
+		v, err = o.get(src.Key+"|cluster|"+id, maxAge, func() (any, error) {
+			c, err := src.API.GetCluster(ctx, id)
+			if err != nil {
+				return nil, errors.Wrap(err, errGetCluster)
+			}
+			return []sb.ClusterDTO{*c}, nil
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	found := false
 	for _, c := range v.([]sb.ClusterDTO) { //nolint:forcetypeassert // the cache holds what the fetch stored.

@@ -190,6 +190,8 @@ type counting struct {
 	delay                        time.Duration
 	clusterList                  []sb.ClusterDTO
 	listErr, nodesErr, tasksErr  error
+	getErr                       error
+	got                          *sb.ClusterDTO
 }
 
 func (c *counting) api() *fake.MockClient {
@@ -198,6 +200,9 @@ func (c *counting) api() *fake.MockClient {
 			c.clusters.Add(1)
 			time.Sleep(c.delay)
 			return c.clusterList, c.listErr
+		},
+		MockGetCluster: func(_ context.Context, _ string) (*sb.ClusterDTO, error) {
+			return c.got, c.getErr
 		},
 		MockListStorageNodes: func(_ context.Context, _ string) ([]sb.StorageNodeDTO, error) {
 			c.nodes.Add(1)
@@ -366,10 +371,14 @@ func TestObserverErrors(t *testing.T) {
 			backend: &counting{clusterList: []sb.ClusterDTO{{ID: "other"}}},
 			want:    want{err: "cluster c1 does not exist in the backend"},
 		},
-		"ListClustersFails": {
-			reason:  "A failed cluster list fails the snapshot, wrapped.",
-			backend: &counting{listErr: errBoom},
-			want:    want{err: errListClusters + ": boom"},
+		"ListClustersAndGetFail": {
+			reason:  "A failed cluster list falls back to reading the cluster alone; when that fails too the snapshot fails, wrapped.",
+			backend: &counting{listErr: errBoom, getErr: errBoom},
+			want:    want{err: errGetCluster + ": boom"},
+		},
+		"ListClustersFailsGetWorks": {
+			reason:  "The backend fails the whole list while any cluster is in_shrink; the cluster read alone still works.",
+			backend: &counting{listErr: errBoom, got: &sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive}},
 		},
 		"ListNodesFails": {
 			reason:  "A failed node list fails a snapshot that needs nodes.",

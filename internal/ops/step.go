@@ -130,9 +130,10 @@ type Step struct {
 	// retryable refusal: the call runs synchronously and may have done
 	// part of its work before failing (update).
 	ServerErrorIsAmbiguous bool
-	// ServerErrorIsRefusal treats a 5xx answer as the backend's refusal
+	// ServerErrorIsRefusal treats a 500 answer as the backend's refusal
 	// (not retried): some synchronous calls answer a plain-text 500 when
-	// the target is in the wrong state (node suspend and resume).
+	// the target is in the wrong state (node suspend and resume). Other
+	// 5xx (503) stay retryable.
 	ServerErrorIsRefusal bool
 }
 

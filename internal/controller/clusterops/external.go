@@ -59,7 +59,7 @@ func (e *external) run(ctx context.Context, cr *v1alpha1.ClusterOps) (ops.Run, e
 	return ops.Run{
 		Object: cr, Target: t, TargetDescription: desc, ClusterID: clusterID, Source: e.source,
 		SpecHash: specHash(cr), Plan: planFor(cr, clusterID, autoExpand), ChooseTargets: chooseTargets(cr),
-		Queue: queueOf(e.kube, cr, t, clusterID),
+		Queue: queueOf(e.kube, t, clusterID),
 	}, nil
 }
 

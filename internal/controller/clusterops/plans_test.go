@@ -1174,8 +1174,8 @@ func TestClusterKeys(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, clusterKeys(tc.o), cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("\n%s\nclusterKeys(...): -want, +got:\n%s", tc.reason, diff)
+			if diff := cmp.Diff(tc.want, ops.ClusterOpsKeys(tc.o), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("\n%s\nClusterOpsKeys(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

@@ -31,34 +31,10 @@ import (
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
-// indexCluster indexes ClusterOps by the StorageCluster they target, both
-// by object name (clusterIdRef) and by backend id (clusterId), so a queue
-// lists every competitor, resolved or not.
-const indexCluster = "simplyblock.clusterops.cluster"
-
 const (
 	errListClusters = "cannot list StorageClusters"
 	errListNodes    = "cannot list StorageNodes"
 )
-
-func refKey(name string) string { return "ref:" + name }
-func idKey(id string) string    { return "id:" + id }
-
-// clusterKeys is the index function of indexCluster.
-func clusterKeys(o client.Object) []string {
-	cr, ok := o.(*v1alpha1.ClusterOps)
-	if !ok {
-		return nil
-	}
-	var keys []string
-	if r := cr.Spec.ForProvider.ClusterIDRef; r != nil {
-		keys = append(keys, refKey(r.Name))
-	}
-	if id := cr.Spec.ForProvider.ClusterID; id != "" {
-		keys = append(keys, idKey(id))
-	}
-	return keys
-}
 
 // specHash identifies what the operation does: its type, parameters,
 // target and policy, but not cancel or how the target was selected.
@@ -115,23 +91,9 @@ func autoExpandNodes(ctx context.Context, kube client.Reader, cr *v1alpha1.Clust
 	return out, nil
 }
 
-// queueOf lists the ClusterOps competing for the same StorageCluster.
-func queueOf(kube client.Reader, cr *v1alpha1.ClusterOps, t types.NamespacedName, clusterID string) func(ctx context.Context) ([]ops.Object, error) {
+// queueOf lists the operations competing for the same StorageCluster.
+func queueOf(kube client.Reader, t types.NamespacedName, clusterID string) func(ctx context.Context) ([]ops.Object, error) {
 	return func(ctx context.Context) ([]ops.Object, error) {
-		seen := map[types.UID]bool{}
-		var out []ops.Object
-		for _, key := range []string{refKey(t.Name), idKey(clusterID)} {
-			l := &v1alpha1.ClusterOpsList{}
-			if err := kube.List(ctx, l, client.InNamespace(cr.Namespace), client.MatchingFields{indexCluster: key}); err != nil {
-				return nil, err
-			}
-			for i := range l.Items {
-				if !seen[l.Items[i].UID] {
-					seen[l.Items[i].UID] = true
-					out = append(out, &l.Items[i])
-				}
-			}
-		}
-		return out, nil
+		return ops.ClusterQueue(ctx, kube, t, clusterID)
 	}
 }

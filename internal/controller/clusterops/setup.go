@@ -49,7 +49,7 @@ func SetupGated(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 // Setup adds a controller that runs ClusterOps operations.
 func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 	name := managed.ControllerName(v1alpha1.ClusterOpsGroupKind)
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &v1alpha1.ClusterOps{}, indexCluster, clusterKeys); err != nil {
+	if err := ops.RegisterIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
 		return err
 	}
 	opts, err := managedcontroller.Options(mgr, o, name, &v1alpha1.ClusterOpsList{})
@@ -107,9 +107,9 @@ func waitingOn(kube client.Reader) handler.MapFunc {
 	return func(ctx context.Context, o client.Object) []reconcile.Request {
 		var reqs []reconcile.Request
 		seen := map[types.NamespacedName]bool{}
-		for _, key := range []string{refKey(o.GetName()), idKey(meta.GetExternalName(o))} {
+		for _, key := range []string{ops.RefKey(o.GetName()), ops.IDKey(meta.GetExternalName(o))} {
 			l := &v1alpha1.ClusterOpsList{}
-			if err := kube.List(ctx, l, client.InNamespace(o.GetNamespace()), client.MatchingFields{indexCluster: key}); err != nil {
+			if err := kube.List(ctx, l, client.InNamespace(o.GetNamespace()), client.MatchingFields{ops.IndexClusterOpsCluster: key}); err != nil {
 				continue
 			}
 			for i := range l.Items {
