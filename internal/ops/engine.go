@@ -332,7 +332,7 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 
 	if now.Sub(st.StartedAt.Time) > timeout(pol) {
 		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
-			fmt.Sprintf("did not finish within %s%s", timeout(pol), e.where(r)))
+			fmt.Sprintf("did not finish within %s%s; last seen: %s", timeout(pol), e.where(r), st.Message))
 	}
 	steps := r.Plan(st.Targets)
 	need := Needs{Events: st.Guard != nil}
@@ -364,7 +364,7 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 
 	if step.Timeout > 0 && st.StepStartedAt != nil && now.Sub(st.StepStartedAt.Time) > step.Timeout {
 		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
-			fmt.Sprintf("%s did not finish within %s%s", step.Name, step.Timeout, e.where(r)))
+			fmt.Sprintf("%s did not finish within %s%s; last seen: %s", step.Name, step.Timeout, e.where(r), st.Message))
 	}
 
 	if g := st.Guard; g != nil && g.Step == st.Step {

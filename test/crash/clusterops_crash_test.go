@@ -39,6 +39,7 @@ var opsArgs = []string{"--ops-evidence-grace=5s", "--ops-poll-fast=100ms", "--op
 // A crashType is one ClusterOps type of the matrix: its example, the
 // cluster it starts from, and the steps that send a backend call.
 type crashType struct {
+	kind       string // ClusterOps (default) or StorageNodeOps
 	name       string
 	file       string
 	nodes      int
@@ -46,7 +47,19 @@ type crashType struct {
 	shutDown   bool    // shut the cluster down (directly in the backend) first
 	callSteps  []int64 // step indexes with a backend call
 	resendable bool    // the type's policy may re-send a call without evidence
+	// prepare brings the backend into the operation's start state, directly
+	// (not through the provider).
+	prepare func(t *testing.T, c *crashCase)
 }
+
+func (ct crashType) kindName() string {
+	if ct.kind == "" {
+		return "ClusterOps"
+	}
+	return ct.kind
+}
+
+func (ct crashType) dir() string { return strings.ToLower(ct.kindName()) }
 
 var crashTypes = []crashType{
 	{name: "Activate", file: "activate.yaml", nodes: 3, status: sb.ClusterUnready, callSteps: []int64{0}},
@@ -70,6 +83,7 @@ type crashCase struct {
 	ns, name    string // the ClusterOps
 	clusterName string // the StorageCluster
 	clusterID   string
+	nodeIDs     []string
 	since       time.Time // calls before this are the test's own preparation
 }
 
@@ -86,17 +100,20 @@ func (c *crashCase) point() string { return fmt.Sprintf("%s/%s:%s:%d", c.ns, c.n
 // point armed; each point names its own operation. The operations run one
 // after another, so a crash interrupts only the operation it belongs to
 // and the final phase each point must lead to can be asserted.
-func TestClusterOpsCrashMatrix(t *testing.T) {
+func TestClusterOpsCrashMatrix(t *testing.T) { runCrashMatrix(t, crashTypes) }
+
+// runCrashMatrix runs every point of every call step of types.
+func runCrashMatrix(t *testing.T, types []crashType) {
 	table := newSummaryTable(t)
 	var cases []*crashCase
-	for _, typ := range crashTypes {
+	for _, typ := range types {
 		for _, step := range typ.callSteps {
 			for _, m := range crashMoments {
 				cases = append(cases, &crashCase{typ: typ, moment: m, step: step})
 			}
 		}
 	}
-	t.Logf("crash matrix: %d points over %d types", len(cases), len(crashTypes))
+	t.Logf("crash matrix: %d points over %d types", len(cases), len(types))
 	points := make([]string, 0, len(cases))
 	for i, c := range cases {
 		c.ns = newNamespace(t)
@@ -118,9 +135,19 @@ func runCrashCase(t *testing.T, table *summaryTable, sup *supervisor, c *crashCa
 	if c.typ.shutDown {
 		shutDownInBackend(t, c.clusterID)
 	}
+	if c.typ.kind == "StorageNodeOps" {
+		c.nodeIDs = importNodes(t, c.ns, c.clusterName, c.clusterID)
+	}
+	if c.typ.prepare != nil {
+		c.typ.prepare(t, c)
+	}
 	c.since = time.Now()
-	fromExample(t, c.ns, "clusterops/"+c.typ.file, func(u *unstructured.Unstructured) {
+	fromExample(t, c.ns, c.typ.dir()+"/"+c.typ.file, func(u *unstructured.Unstructured) {
 		u.SetName(c.name)
+		if c.typ.kind == "StorageNodeOps" {
+			setField(t, u, c.clusterName+"-node-1", "spec", "forProvider", "nodeIdRef", "name")
+			return
+		}
 		setField(t, u, c.clusterName, "spec", "forProvider", "clusterIdRef", "name")
 	})
 	waitFor(t, 2*time.Minute, func() (bool, string) {
@@ -171,7 +198,7 @@ func expectedPhase(c *crashCase) string {
 
 // opPhase returns the operation's phase, reason and recorded attempts.
 func opPhase(c *crashCase) (string, string, int64) {
-	u, err := getObject(c.ns, "ClusterOps", c.name)
+	u, err := getObject(c.ns, c.typ.kindName(), c.name)
 	if err != nil {
 		return "error: " + err.Error(), "", 0
 	}

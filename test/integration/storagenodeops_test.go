@@ -19,7 +19,9 @@ package integration
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -81,6 +83,50 @@ func (h *harness) waitNodeOp(name string, phase v1alpha1.OperationPhase) *v1alph
 		return st.Phase == phase, desc
 	})
 	return op
+}
+
+// watchNodeMessages records the distinct messages a node operation shows.
+func (h *harness) watchNodeMessages(name string) (seen func() []string, stop func()) {
+	var mu sync.Mutex
+	var log []string
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			op := &v1alpha1.StorageNodeOps{}
+			op.SetNamespace(h.ns)
+			op.SetName(name)
+			if err := h.get(op); err != nil {
+				continue
+			}
+			mu.Lock()
+			if m := op.Status.AtProvider.Message; len(log) == 0 || log[len(log)-1] != m {
+				log = append(log, m)
+			}
+			mu.Unlock()
+		}
+	}()
+	var once sync.Once
+	return func() []string {
+			mu.Lock()
+			defer mu.Unlock()
+			return append([]string(nil), log...)
+		}, func() {
+			once.Do(func() { close(done) })
+		}
+}
+
+func containsSubstring(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *harness) nodeStatus(clusterID, nodeID string) simplyblock.NodeStatus {
@@ -176,7 +222,7 @@ func TestStorageNodeOpsSafety(t *testing.T) {
 			a := h.clusterObj("demo").Status.AtProvider.ActiveOperation
 			return a != nil && a.Name == "cluster-shutdown", fmt.Sprintf("%+v", a)
 		})
-		h.nodeOp("start.yaml", "node-start", nil)
+		h.nodeOp("restart.yaml", "node-start", nil)
 		h.eventually("the node start to queue", func() (bool, string) {
 			op := &v1alpha1.StorageNodeOps{}
 			op.SetNamespace(h.ns)
@@ -194,6 +240,47 @@ func TestStorageNodeOpsSafety(t *testing.T) {
 		}
 		if got := h.nodeStatus(id, nodes[0]); got != simplyblock.NodeOnline {
 			t.Errorf("node 1 is %s, want online", got)
+		}
+	})
+
+	t.Run("NodeStuckInShutdownResolvesAsTheBackendDoes", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, harnessOptions{})
+		id, nodes := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
+		h.importNodes(id, nodes)
+		h.sim.Faults().MustAdd(simulator.Fault{Kind: simulator.FaultNodeStuckInShutdown, NodeID: nodes[0]})
+		h.nodeOp("shutdown.yaml", "op", nil)
+		seen, stop := h.watchNodeMessages("op")
+		defer stop()
+		h.waitNodeOp("op", v1alpha1.OperationSucceeded)
+		stop()
+		if !containsSubstring(seen(), "in_shutdown") {
+			t.Errorf("the operation never reported the node stuck in_shutdown: %v", seen())
+		}
+		if n := h.sim.Calls("POST", "/shutdown"); n != 1 {
+			t.Errorf("shutdown sent %d times, want 1: the backend's 120 s rule sets the node offline", n)
+		}
+	})
+
+	t.Run("RestartLeavingTheNodeOfflineFailsAtTheDeadline", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, harnessOptions{})
+		id, nodes := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
+		h.importNodes(id, nodes)
+		h.nodeOp("shutdown.yaml", "down", nil)
+		h.waitNodeOp("down", v1alpha1.OperationSucceeded)
+		// The node's host is gone for an hour of backend time: restarts fail.
+		h.sim.Faults().MustAdd(simulator.Fault{Kind: simulator.FaultNodeOutage, NodeID: nodes[0], NodeStatus: simplyblock.NodeOffline,
+			After: simulator.Duration(3 * time.Hour)})
+		h.nodeOp("start.yaml", "op", func(u *unstructured.Unstructured) {
+			h.setField(u, int64(8), "spec", "forProvider", "timeoutSeconds")
+		})
+		op := h.waitNodeOp("op", v1alpha1.OperationFailed)
+		if st := op.Status.AtProvider; st.Reason != "DeadlineExceeded" || !strings.Contains(st.Message, "offline") {
+			t.Errorf("status = %s %q, want DeadlineExceeded naming the node's state (offline)", st.Reason, st.Message)
+		}
+		if n := h.sim.Calls("POST", "/start"); n != 1 {
+			t.Errorf("start sent %d times, want 1: the backend retries a failed restart itself", n)
 		}
 	})
 
