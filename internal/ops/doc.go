@@ -34,12 +34,15 @@ limitations under the License.
 //
 //	object.go    what the engine needs from an operation object
 //	step.go      steps and plans: gate, call, evidence, completion
-//	engine.go    Observe / Trigger / Release, mapped onto crossplane-runtime
-//	guard.go     the write-ahead guard and call classification
-//	lock.go      the per-target queue, durable lock and history
+//	engine.go    Observe / Release: queue, preconditions, evidence, finish
+//	guard.go     Trigger: the write-ahead guard and call classification
+//	managed.go   the mapping onto crossplane-runtime's managed reconciler
+//	lock.go      the durable lock and the bounded history
+//	queue.go     one queue per cluster for both operation kinds, indexes
 //	snapshot.go  shared, short-lived backend observations and event parsing
 //	status.go    phases, reasons and conditions
 //	policy.go    defaults, backoff, deadlines and the poll interval
+//	settings.go  the tunables set from provider flags
 //	metrics.go   Prometheus metrics
 //	crash.go     test-only crash injection points
 package ops

@@ -73,7 +73,7 @@ func TestStorageNodeOpsExamples(t *testing.T) {
 	shutdown.Shutdown = &sbv1alpha1.NodeShutdownParameters{}
 
 	restart := exampleNodeOps(sbv1alpha1.NodeRestart)
-	restart.Restart = &sbv1alpha1.NodeRestartParameters{Force: true}
+	restart.Restart = &sbv1alpha1.NodeRestartParameters{Force: false}
 
 	start := exampleNodeOps(sbv1alpha1.NodeStart)
 
@@ -103,7 +103,7 @@ func TestStorageNodeOpsExamples(t *testing.T) {
 			want:   shutdown,
 		},
 		"Restart": {
-			reason: "The Restart example forces the restart of a running node.",
+			reason: "The Restart example is a graceful restart (force false, so the fault-tolerance gate applies).",
 			file:   "restart.yaml",
 			want:   restart,
 		},

@@ -18,5 +18,7 @@ limitations under the License.
 // cluster-level operations run by the operation engine in internal/ops.
 // plans.go holds what is specific to each operation type (preconditions,
 // calls, evidence, completion, failure and the ambiguous-outcome policy);
-// the rest maps the engine onto crossplane-runtime's managed reconciler.
+// run.go finds the operation's StorageCluster and builds the engine's view
+// of one reconcile; setup.go wires the engine (ops.Connector) into a
+// managed reconciler.
 package clusterops

@@ -25,8 +25,8 @@ import (
 
 // Compile-time checks of the contracts this package relies on.
 var (
-	_ managed.TypedExternalConnector[*v1alpha1.ClusterOps] = &connector{}
-	_ managed.TypedExternalClient[*v1alpha1.ClusterOps]    = &external{}
+	_ managed.TypedExternalConnector[*v1alpha1.ClusterOps] = &ops.Connector[*v1alpha1.ClusterOps]{}
+	_ managed.TypedExternalClient[*v1alpha1.ClusterOps]    = &ops.External[*v1alpha1.ClusterOps]{}
 	_ ops.Object                                           = &v1alpha1.ClusterOps{}
 	_ ops.Target                                           = &v1alpha1.StorageCluster{}
 	_ ops.Target                                           = &v1alpha1.StorageNode{}

@@ -36,6 +36,28 @@ const (
 	errListNodes    = "cannot list StorageNodes"
 )
 
+// runFor builds the engine's view of a ClusterOps for one reconcile.
+func runFor(ctx context.Context, kube client.Client, src ops.Source, cr *v1alpha1.ClusterOps) (ops.Run, error) {
+	t, clusterID, err := target(ctx, kube, cr)
+	if err != nil {
+		return ops.Run{}, err
+	}
+	autoExpand, err := autoExpandNodes(ctx, kube, cr, clusterID)
+	if err != nil {
+		return ops.Run{}, err
+	}
+	desc := "StorageCluster " + cr.Spec.ForProvider.ClusterID
+	if t.Name != "" {
+		desc = "StorageCluster " + t.Name
+		cr.Status.AtProvider.ClusterName = t.Name
+	}
+	return ops.Run{
+		Object: cr, Target: t, TargetDescription: desc, ClusterID: clusterID, Source: src,
+		SpecHash: specHash(cr), Plan: planFor(cr, clusterID, autoExpand), ChooseTargets: chooseTargets(cr),
+		Queue: queueOf(kube, t, clusterID),
+	}, nil
+}
+
 // specHash identifies what the operation does: its type, parameters,
 // target and policy, but not cancel or how the target was selected.
 func specHash(cr *v1alpha1.ClusterOps) string {

@@ -18,7 +18,6 @@ package clusterops
 
 import (
 	"context"
-	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
@@ -71,25 +70,13 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 		Log:           o.Logger.WithValues("controller", name),
 		EvidenceGrace: s.EvidenceGrace,
 	}
-	hook := s.Poll.Hook(nil)
-	opts = append(opts,
-		managed.WithTypedExternalConnector[*v1alpha1.ClusterOps](&connector{
-			kube:    mgr.GetClient(),
-			usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),
-			clients: &providerconfig.ClientCache{NewClient: providerconfig.NewClient},
-			engine:  engine,
-		}),
-		managed.WithPollIntervalHook(func(mg resource.Managed, d time.Duration) time.Duration {
-			return hook(mg.(*v1alpha1.ClusterOps), d) //nolint:forcetypeassert // this reconciler only sees ClusterOps.
-		}),
-		// The engine's guard in status is the durable record of every
-		// backend call; the reconciler need not refuse to proceed when its
-		// own create-pending annotation is left behind by a crash.
-		managed.WithDeterministicExternalName(true),
-		// "Not existing" right after a Create means the next step's call is
-		// due, not an eventually consistent read: no grace period.
-		managed.WithCreationGracePeriod(0),
-	)
+	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[*v1alpha1.ClusterOps]{
+		Kube:    mgr.GetClient(),
+		Usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),
+		Clients: &providerconfig.ClientCache{NewClient: providerconfig.NewClient},
+		Engine:  engine,
+		Run:     runFor,
+	}, s)...)
 
 	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.ClusterOpsGroupVersionKind), opts...)
 	return ctrl.NewControllerManagedBy(mgr).

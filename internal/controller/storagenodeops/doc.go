@@ -19,5 +19,7 @@ limitations under the License.
 // start, remove) run by the operation engine in internal/ops.
 // plans.go holds what is specific to each operation type (preconditions,
 // calls, evidence, completion, failure and the ambiguous-outcome policy);
-// the rest maps the engine onto crossplane-runtime's managed reconciler.
+// run.go finds the operation's StorageNode and that node's StorageCluster
+// (whose queue and lock every operation on the cluster shares); setup.go
+// wires the engine (ops.Connector) into a managed reconciler.
 package storagenodeops

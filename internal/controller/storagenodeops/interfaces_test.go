@@ -25,7 +25,7 @@ import (
 
 // Compile-time checks of the contracts this package relies on.
 var (
-	_ managed.TypedExternalConnector[*v1alpha1.StorageNodeOps] = &connector{}
-	_ managed.TypedExternalClient[*v1alpha1.StorageNodeOps]    = &external{}
+	_ managed.TypedExternalConnector[*v1alpha1.StorageNodeOps] = &ops.Connector[*v1alpha1.StorageNodeOps]{}
+	_ managed.TypedExternalClient[*v1alpha1.StorageNodeOps]    = &ops.External[*v1alpha1.StorageNodeOps]{}
 	_ ops.Object                                               = &v1alpha1.StorageNodeOps{}
 )

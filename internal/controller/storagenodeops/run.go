@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
 const (
@@ -46,6 +47,28 @@ func specHash(cr *v1alpha1.StorageNodeOps) string {
 	b, _ := json.Marshal(p) //nolint:errchkjson // plain data always marshals.
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:12])
+}
+
+// runFor builds the engine's view of a StorageNodeOps for one reconcile.
+func runFor(ctx context.Context, kube client.Client, src ops.Source, cr *v1alpha1.StorageNodeOps) (ops.Run, error) {
+	t, err := resolve(ctx, kube, cr)
+	if err != nil {
+		return ops.Run{}, err
+	}
+	desc := "the StorageCluster of StorageNode " + t.node.Name
+	if t.node.Name == "" {
+		desc = "the StorageCluster of node " + cr.Spec.ForProvider.NodeID
+	}
+	cr.Status.AtProvider.NodeName = t.node.Name
+	cr.Status.AtProvider.ClusterID = t.clusterID
+	return ops.Run{
+		Object: cr, Target: t.cluster, History: t.node, TargetDescription: desc,
+		ClusterID: t.clusterID, Source: src, SpecHash: specHash(cr),
+		Plan: func([]string) []ops.Step { return planFor(cr, t.clusterID, t.nodeID) },
+		Queue: func(ctx context.Context) ([]ops.Object, error) {
+			return ops.ClusterQueue(ctx, kube, t.cluster, t.clusterID)
+		},
+	}, nil
 }
 
 // A target is where a node operation works: its StorageNode (which keeps

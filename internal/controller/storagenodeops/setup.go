@@ -18,7 +18,6 @@ package storagenodeops
 
 import (
 	"context"
-	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
@@ -75,22 +74,13 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 		Log:           o.Logger.WithValues("controller", name),
 		EvidenceGrace: s.EvidenceGrace,
 	}
-	hook := s.Poll.Hook(nil)
-	opts = append(opts,
-		managed.WithTypedExternalConnector[*v1alpha1.StorageNodeOps](&connector{
-			kube:    mgr.GetClient(),
-			usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),
-			clients: &providerconfig.ClientCache{NewClient: providerconfig.NewClient},
-			engine:  engine,
-		}),
-		managed.WithPollIntervalHook(func(mg resource.Managed, d time.Duration) time.Duration {
-			return hook(mg.(*v1alpha1.StorageNodeOps), d) //nolint:forcetypeassert // this reconciler only sees StorageNodeOps.
-		}),
-		// As for ClusterOps: the guard is the durable record of every call,
-		// and "not existing" after a Create means the next step is due.
-		managed.WithDeterministicExternalName(true),
-		managed.WithCreationGracePeriod(0),
-	)
+	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[*v1alpha1.StorageNodeOps]{
+		Kube:    mgr.GetClient(),
+		Usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),
+		Clients: &providerconfig.ClientCache{NewClient: providerconfig.NewClient},
+		Engine:  engine,
+		Run:     runFor,
+	}, s)...)
 
 	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.StorageNodeOpsGroupVersionKind), opts...)
 	return ctrl.NewControllerManagedBy(mgr).

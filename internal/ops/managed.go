@@ -1,0 +1,155 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package ops
+
+import (
+	"context"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"github.com/pkg/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/simplyblock/provider-simplyblock/internal/providerconfig"
+)
+
+// How the engine maps onto crossplane-runtime's managed reconciler, for
+// every operation kind:
+//
+//   - Observe lets the engine advance the operation (queue, lock,
+//     preconditions, evidence, completion, deadlines, TTL) and reports the
+//     "external resource" as missing exactly when the current step's
+//     backend call is due;
+//   - Create sends that call under the write-ahead guard;
+//   - Update never runs (an operation is always "up to date");
+//   - Delete releases the lock and records the deletion.
+
+const (
+	errTrackUsage = "cannot track ProviderConfig usage"
+	errNewClient  = "cannot create simplyblock client"
+)
+
+// A Managed is an operation kind the managed reconciler can run.
+type Managed interface {
+	Object
+	resource.ModernManaged
+}
+
+// A RunFunc builds the engine's view of one operation for one reconcile:
+// its target, history, backend cluster, plan and queue.
+type RunFunc[T Managed] func(ctx context.Context, kube client.Client, src Source, o T) (Run, error)
+
+// A Connector resolves an operation's provider config into a client (one
+// per configuration, shared through Clients) and hands the operation to
+// the engine.
+type Connector[T Managed] struct {
+	Kube    client.Client
+	Usage   resource.ModernTracker
+	Clients *providerconfig.ClientCache
+	Engine  *Engine
+	Run     RunFunc[T]
+}
+
+// Connect returns the external client of one reconcile.
+func (c *Connector[T]) Connect(ctx context.Context, o T) (managed.TypedExternalClient[T], error) {
+	if err := c.Usage.Track(ctx, o); err != nil {
+		return nil, errors.Wrap(err, errTrackUsage)
+	}
+	cfg, err := providerconfig.ClientConfig(ctx, c.Kube, o)
+	if err != nil {
+		return nil, err
+	}
+	api, key, err := c.Clients.Get(cfg)
+	if err != nil {
+		return nil, errors.Wrap(err, errNewClient)
+	}
+	return &External[T]{kube: c.Kube, engine: c.Engine, source: Source{Key: key, API: api}, run: c.Run}, nil
+}
+
+// An External is the external client of one reconcile of an operation.
+type External[T Managed] struct {
+	kube   client.Client
+	engine *Engine
+	source Source
+	run    RunFunc[T]
+}
+
+// Observe advances the operation and says whether a backend call is due.
+func (e *External[T]) Observe(ctx context.Context, o T) (managed.ExternalObservation, error) {
+	r, err := e.run(ctx, e.kube, e.source, o)
+	if err != nil {
+		return managed.ExternalObservation{}, err
+	}
+	if meta.WasDeleted(o) {
+		released, err := e.engine.Released(ctx, r)
+		return managed.ExternalObservation{ResourceExists: !released, ResourceUpToDate: true}, err
+	}
+	due, err := e.engine.Observe(ctx, r)
+	if err != nil {
+		return managed.ExternalObservation{}, err
+	}
+	return managed.ExternalObservation{ResourceExists: !due, ResourceUpToDate: true}, nil
+}
+
+// Create sends the current step's backend call under the guard.
+func (e *External[T]) Create(ctx context.Context, o T) (managed.ExternalCreation, error) {
+	r, err := e.run(ctx, e.kube, e.source, o)
+	if err != nil {
+		return managed.ExternalCreation{}, err
+	}
+	return managed.ExternalCreation{}, e.engine.Trigger(ctx, r)
+}
+
+// Update is never called: Observe always reports the operation up to date.
+func (e *External[T]) Update(_ context.Context, _ T) (managed.ExternalUpdate, error) {
+	return managed.ExternalUpdate{}, nil
+}
+
+// Delete releases the lock of a deleted operation and records it in its
+// history. Nothing is sent to the backend.
+func (e *External[T]) Delete(ctx context.Context, o T) (managed.ExternalDelete, error) {
+	r, err := e.run(ctx, e.kube, e.source, o)
+	if err != nil {
+		return managed.ExternalDelete{}, err
+	}
+	return managed.ExternalDelete{}, e.engine.Release(ctx, r)
+}
+
+// Disconnect does nothing; clients are shared.
+func (e *External[T]) Disconnect(_ context.Context) error { return nil }
+
+// ReconcilerOptions are the managed reconciler options of an operation
+// kind: its connector, the poll-interval hook, and two settings the guard
+// needs.
+func ReconcilerOptions[T Managed](c *Connector[T], s Settings) []managed.ReconcilerOption {
+	hook := s.Poll.Hook(nil)
+	return []managed.ReconcilerOption{
+		managed.WithTypedExternalConnector[T](c),
+		managed.WithPollIntervalHook(func(mg resource.Managed, d time.Duration) time.Duration {
+			return hook(mg.(Object), d) //nolint:forcetypeassert // an operation reconciler only sees operations.
+		}),
+		// The guard in status is the durable record of every backend call;
+		// the reconciler need not refuse to proceed when its own
+		// create-pending annotation is left behind by a crash.
+		managed.WithDeterministicExternalName(true),
+		// "Not existing" right after a Create means the next step's call is
+		// due, not an eventually consistent read: no grace period.
+		managed.WithCreationGracePeriod(0),
+	}
+}
