@@ -256,6 +256,11 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 			return false, err
 		}
 	}
+	if hist != nil && r.historyKey() != r.Target {
+		if err := e.Lock.Show(ctx, hist, o); err != nil && !apierrors.IsConflict(err) {
+			return false, err
+		}
+	}
 	if st.StartedAt == nil {
 		st.StartedAt = &metav1.Time{Time: now}
 		st.StepStartedAt = st.StartedAt.DeepCopy()

@@ -157,16 +157,23 @@ func (l *Lock) Finish(ctx context.Context, key types.NamespacedName, o Object, r
 // lock: the record is written first, then the lock released, so a crash in
 // between leaves a lock whose holder is finished (and is taken over).
 func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord) error {
-	if historyKey != lockKey && rec != nil {
+	if historyKey != lockKey && historyKey.Name != "" {
 		h := l.newHistory()
 		err := l.Kube.Get(ctx, historyKey, h)
 		switch {
 		case kerrors.IsNotFound(err):
 		case err != nil:
 			return errors.Wrap(err, errGetTarget)
-		case appendRecord(h, o, rec):
-			if err := l.Kube.Status().Update(ctx, h); err != nil {
-				return errors.Wrap(err, errUpdateTarget)
+		default:
+			changed := rec != nil && appendRecord(h, o, rec)
+			if Holds(h, o) {
+				h.SetActiveOperation(nil)
+				changed = true
+			}
+			if changed {
+				if err := l.Kube.Status().Update(ctx, h); err != nil {
+					return errors.Wrap(err, errUpdateTarget)
+				}
 			}
 		}
 		rec = nil
@@ -204,6 +211,17 @@ func appendRecord(t Target, o Object, rec *v1alpha1.OperationRecord) bool {
 	}
 	t.SetOperationHistory(h)
 	return true
+}
+
+// Show records o as the active operation of h, an object that keeps its
+// history but not its lock (the StorageNode of a StorageNodeOps), so users
+// see it there too. FinishIn clears it.
+func (l *Lock) Show(ctx context.Context, h Target, o Object) error {
+	if Holds(h, o) {
+		return nil
+	}
+	h.SetActiveOperation(l.refTo(o))
+	return errors.Wrap(l.Kube.Status().Update(ctx, h), errUpdateTarget)
 }
 
 // RecordOf returns the history record of the operation with uid, if any.

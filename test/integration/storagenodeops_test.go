@@ -188,6 +188,9 @@ func TestStorageNodeOpsTypes(t *testing.T) {
 			if len(hist) != history || hist[len(hist)-1].UID != op.UID {
 				t.Errorf("%s\nnode history = %+v, want %d records ending with the operation", tc.reason, hist, history)
 			}
+			if a := node.Status.AtProvider.ActiveOperation; a != nil {
+				t.Errorf("%s\nnode still shows %+v as running", tc.reason, a)
+			}
 			if a := h.clusterObj("demo").Status.AtProvider.ActiveOperation; a != nil {
 				t.Errorf("%s\ncluster still locked by %+v", tc.reason, a)
 			}
@@ -294,6 +297,14 @@ func TestStorageNodeOpsSafety(t *testing.T) {
 		h.nodeOp("shutdown.yaml", "second", func(u *unstructured.Unstructured) {
 			onNode(h, "demo-node-2")(u)
 			h.setField(u, int64(4), "spec", "forProvider", "preconditionTimeoutSeconds")
+		})
+		h.eventually("the waiting shutdown to show on its node", func() (bool, string) {
+			n := h.node("demo-node-2")
+			if err := h.get(n); err != nil {
+				return false, err.Error()
+			}
+			a := n.Status.AtProvider.ActiveOperation
+			return a != nil && a.Name == "second" && a.Kind == "StorageNodeOps", fmt.Sprintf("%+v", a)
 		})
 		op := h.waitNodeOp("second", v1alpha1.OperationFailed)
 		if st := op.Status.AtProvider; st.Reason != "PreconditionTimeout" || !strings.Contains(st.Message, nodes[0]) {

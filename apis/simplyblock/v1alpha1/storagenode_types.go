@@ -354,8 +354,9 @@ type StorageNodeObservation struct {
 	// +optional
 	AddTask *NodeAddTask `json:"addTask,omitempty"`
 
-	// ActiveOperation is the StorageNodeOps operation that currently holds
-	// this node's lock, if any.
+	// ActiveOperation is the StorageNodeOps operation running on this node,
+	// if any. (It holds its cluster's lock: operations on a cluster and its
+	// nodes run one at a time.)
 	// +optional
 	ActiveOperation *OperationReference `json:"activeOperation,omitempty"`
 
