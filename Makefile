@@ -43,6 +43,17 @@ test: vet
 	$(GO) test -count=1 -race -timeout 30m ./...
 	@if [ -f _output/crash-matrix.txt ]; then echo; echo "Crash matrix (test/crash):"; cat _output/crash-matrix.txt; fi
 
+## bench: operations at scale (burst, rest, rolling restart) with the provider as a process; prints one table per
+## scenario and writes the figures as JSON to _output/bench/ (or $BENCH_OUT). Sizes: test/bench/sizes_test.go.
+.PHONY: bench
+bench:
+	@mkdir -p _output/bench
+	@assets=$$(bash hack/envtest-binaries.sh) && \
+	out=$${BENCH_OUT:-$(CURDIR)/_output/bench/bench-$$(date +%Y%m%d-%H%M%S).json} && \
+	KUBEBUILDER_ASSETS="$$assets" BENCH_FULL=1 BENCH_OUT="$$out" \
+	$(GO) test -count=1 -timeout 60m -run . -v ./test/bench/; rc=$$?; \
+	echo; echo "Bench results (JSON): $$out"; exit $$rc
+
 ## demo: the embedded default: local control plane + simulator + provider + quickstart
 demo:
 	@assets=$$(bash hack/envtest-binaries.sh) && \

@@ -1,0 +1,366 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package bench_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// clockTicks is USER_HZ, the unit of utime and stime in /proc/<pid>/stat;
+// 100 on every Linux architecture Go supports.
+const clockTicks = 100
+
+// A provider is one provider process, with its metrics endpoint on a free
+// local port.
+type provider struct {
+	cmd         *exec.Cmd
+	metricsAddr string
+	pprofAddr   string
+	logPath     string
+	exited      chan struct{}
+}
+
+// startProvider runs the provider binary against the envtest API server
+// with the provider's default flags, except the listen addresses, plus
+// BENCH_PROVIDER_ARGS and extra. It is stopped at t's end.
+func startProvider(t *testing.T, name string, extra ...string) *provider {
+	t.Helper()
+	p := &provider{metricsAddr: freeAddr(t), exited: make(chan struct{})}
+	args := []string{"--metrics-bind-address=" + p.metricsAddr, "--health-probe-bind-address=0"}
+	if world.sizes.Pprof {
+		p.pprofAddr = freeAddr(t)
+		args = append(args, "--pprof-bind-address="+p.pprofAddr)
+	}
+	args = append(args, world.sizes.ProviderArgs...)
+	args = append(args, extra...)
+	p.logPath = filepath.Join(world.logDir, name+".provider.log")
+	logf, err := os.Create(p.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.cmd = exec.Command(world.providerBin, args...) //nolint:gosec // the binary TestMain built.
+	env := []string{}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "KUBECONFIG=") {
+			env = append(env, kv)
+		}
+	}
+	p.cmd.Env = append(env, "KUBECONFIG="+world.kubeconfig)
+	p.cmd.Stdout, p.cmd.Stderr = logf, logf
+	p.cmd.WaitDelay = 5 * time.Second
+	setProcAttrs(p.cmd)
+	if err := p.cmd.Start(); err != nil {
+		_ = logf.Close()
+		t.Fatalf("cannot start the provider: %v", err)
+	}
+	go func() {
+		_ = p.cmd.Wait()
+		_ = logf.Close()
+		close(p.exited)
+	}()
+	t.Cleanup(p.stop)
+	t.Logf("provider pid %d, args %v, log %s", p.cmd.Process.Pid, args, p.logPath)
+	// Wait for the metrics endpoint: the manager is up.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, err := p.metrics(); err == nil {
+			return p
+		}
+		select {
+		case <-p.exited:
+			t.Fatalf("the provider exited at start (%s); log %s", p.cmd.ProcessState, p.logPath)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the provider's metrics endpoint did not come up within 60s; log %s", p.logPath)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// alive fails t when the provider has exited.
+func (p *provider) alive(t *testing.T) {
+	t.Helper()
+	select {
+	case <-p.exited:
+		t.Fatalf("the provider exited unexpectedly (%s); log %s", p.cmd.ProcessState, p.logPath)
+	default:
+	}
+}
+
+// stop sends SIGTERM, and SIGKILL after 10 s.
+func (p *provider) stop() {
+	select {
+	case <-p.exited:
+		return
+	default:
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.exited:
+	case <-time.After(10 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = l.Close() }()
+	return l.Addr().String()
+}
+
+// procStats are the provider's resource use so far.
+type procStats struct {
+	CPUSeconds float64 // user + system
+	RSSBytes   int64   // VmRSS
+	PeakBytes  int64   // VmHWM: the peak resident set since the start
+}
+
+// stats reads /proc/<pid>/stat and /proc/<pid>/status (Linux only; zeros
+// elsewhere).
+func (p *provider) stats() procStats {
+	var s procStats
+	pid := p.cmd.Process.Pid
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+		// The command (field 2) is in parentheses and may hold spaces.
+		if i := strings.LastIndexByte(string(b), ')'); i > 0 {
+			f := strings.Fields(string(b)[i+1:])
+			// f[0] is field 3 (state); utime and stime are fields 14 and 15.
+			if len(f) > 12 {
+				u, _ := strconv.ParseFloat(f[11], 64)
+				st, _ := strconv.ParseFloat(f[12], 64)
+				s.CPUSeconds = (u + st) / clockTicks
+			}
+		}
+	}
+	if f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			k, v, ok := strings.Cut(sc.Text(), ":")
+			if !ok {
+				continue
+			}
+			fs := strings.Fields(v)
+			if len(fs) == 0 {
+				continue
+			}
+			n, _ := strconv.ParseInt(fs[0], 10, 64)
+			switch k {
+			case "VmRSS":
+				s.RSSBytes = n * 1024
+			case "VmHWM":
+				s.PeakBytes = n * 1024
+			}
+		}
+		_ = f.Close()
+	}
+	return s
+}
+
+// metrics scrapes the provider's /metrics endpoint.
+func (p *provider) metrics() (promText, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+p.metricsAddr+"/metrics", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET /metrics: %s", resp.Status)
+	}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	return parseProm(string(b)), nil
+}
+
+// kubeRequests returns controller-runtime's rest_client_requests_total by
+// HTTP method (the verb: GET also counts list and watch).
+func (p *provider) kubeRequests(t *testing.T) map[string]float64 {
+	t.Helper()
+	m, err := p.metrics()
+	if err != nil {
+		t.Fatalf("cannot scrape the provider's metrics: %v", err)
+	}
+	return m.sumBy("rest_client_requests_total", "method")
+}
+
+// profile saves a CPU profile of seconds and a heap profile of the
+// provider into the log folder when BENCH_PPROF=1; it returns the paths.
+func (p *provider) profile(t *testing.T, name string, seconds int) []string {
+	t.Helper()
+	if p.pprofAddr == "" {
+		return nil
+	}
+	var paths []string
+	for _, pr := range []struct{ file, url string }{
+		{name + ".cpu.pprof", fmt.Sprintf("/debug/pprof/profile?seconds=%d", seconds)},
+		{name + ".heap.pprof", "/debug/pprof/heap"},
+	} {
+		path := filepath.Join(world.logDir, pr.file)
+		if err := fetch("http://"+p.pprofAddr+pr.url, path, time.Duration(seconds+30)*time.Second); err != nil {
+			t.Logf("pprof %s: %v", pr.url, err)
+			continue
+		}
+		paths = append(paths, path)
+	}
+	return paths
+}
+
+func fetch(url, path string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		return errors.New(resp.Status)
+	}
+	f, err := os.Create(path) //nolint:gosec // a path under the log folder.
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, resp.Body)
+	return errors.Join(err, f.Close())
+}
+
+// promText is a parsed Prometheus text exposition: one sample per line.
+type promText []promSample
+
+type promSample struct {
+	name   string
+	labels map[string]string
+	value  float64
+}
+
+func parseProm(text string) promText {
+	var out promText
+	for _, line := range strings.Split(text, "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		s := promSample{labels: map[string]string{}}
+		rest := line
+		if i := strings.IndexByte(line, '{'); i >= 0 {
+			j := strings.LastIndexByte(line, '}')
+			if j < i {
+				continue
+			}
+			s.name = line[:i]
+			for _, kv := range splitLabels(line[i+1 : j]) {
+				k, v, ok := strings.Cut(kv, "=")
+				if ok {
+					s.labels[k], _ = strconv.Unquote(v)
+				}
+			}
+			rest = strings.TrimSpace(line[j+1:])
+		} else {
+			f := strings.Fields(line)
+			if len(f) < 2 {
+				continue
+			}
+			s.name, rest = f[0], f[1]
+		}
+		f := strings.Fields(rest)
+		if len(f) == 0 {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[0], 64)
+		if err != nil {
+			continue
+		}
+		s.value = v
+		out = append(out, s)
+	}
+	return out
+}
+
+// splitLabels splits `a="x",b="y,z"` at the commas outside quotes.
+func splitLabels(s string) []string {
+	var out []string
+	inQuote, esc, start := false, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case esc:
+			esc = false
+		case c == '\\':
+			esc = true
+		case c == '"':
+			inQuote = !inQuote
+		case c == ',' && !inQuote:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// sumBy sums the samples of metric by one label's value.
+func (p promText) sumBy(metric, label string) map[string]float64 {
+	out := map[string]float64{}
+	for _, s := range p {
+		if s.name == metric {
+			out[s.labels[label]] += s.value
+		}
+	}
+	return out
+}
+
+// deltaCounts returns after - before per key, dropping zero entries.
+func deltaCounts(before, after map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range after {
+		if d := v - before[k]; d != 0 {
+			out[k] = d
+		}
+	}
+	return out
+}

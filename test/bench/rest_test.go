@@ -1,0 +1,155 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package bench_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+)
+
+// storageClusterPoll is the endpoint of a StorageCluster's drift check;
+// every other backend request at rest is attributed to operations.
+const storageClusterPoll = "GET /api/v2/clusters/{id}/"
+
+type restResult struct {
+	Clusters      int     `json:"clusters"`
+	Operations    int     `json:"operations"`
+	WindowSeconds float64 `json:"windowSeconds"`
+	// SetupSeconds: from starting the provider until every StorageCluster
+	// was Synced and every operation finished.
+	SetupSeconds  float64        `json:"setupSeconds"`
+	SettleSeconds float64        `json:"settleSeconds"`
+	Phases        map[string]int `json:"phases"`
+
+	BackendRequestsPerMinute      float64            `json:"backendRequestsPerMinute"`
+	StorageClusterRequestsPerMin  float64            `json:"storageClusterRequestsPerMinute"`
+	OperationRequestsPerMinute    float64            `json:"operationRequestsPerMinute"`
+	BackendRequestsPerMinByTarget map[string]float64 `json:"backendRequestsPerMinuteByEndpoint"`
+	KubeRequestsPerMinute         float64            `json:"kubeRequestsPerMinute"`
+	KubeRequestsPerMinByVerb      map[string]float64 `json:"kubeRequestsPerMinuteByVerb"`
+
+	ProviderCPUSeconds   float64  `json:"providerCpuSeconds"`
+	ProviderCPUPercent   float64  `json:"providerCpuPercent"`
+	ProviderRSSMiB       float64  `json:"providerRssMiB"`
+	ProviderWindowMaxMiB float64  `json:"providerWindowMaxRssMiB"`
+	ProviderPeakRSSMiB   float64  `json:"providerPeakRssMiB"`
+	Profiles             []string `json:"profiles,omitempty"`
+}
+
+func runRest(t *testing.T) {
+	sz := world.sizes
+	m, k := sz.RestClusters, sz.RestOps
+	s := newScenario(t, "rest", 100)
+	clusters := s.seedClusters(m, 3, sb.ClusterActive)
+	w := s.watchOps()
+	setupStart := time.Now()
+	p := startProvider(t, "rest")
+	// Activate on an active cluster: each one takes its cluster's lock,
+	// finds nothing to do and finishes without a backend call.
+	parallel(t, k, 32, func(i int) error {
+		c := clusters[i%m]
+		name := fmt.Sprintf("%s-a%05d", c.Name, i/m)
+		if err := world.kube.Create(ctxBg, s.clusterOps(name, c.Name, "Activate", nil)); err != nil {
+			return err
+		}
+		w.created(name, time.Now())
+		return nil
+	})
+	s.waitClustersSynced(p, m, sz.RestSetupTimeout)
+	w.waitTerminal(t, p, k, sz.RestSetupTimeout-time.Since(setupStart))
+	setup := time.Since(setupStart)
+	r := &restResult{Clusters: m, Operations: k, SetupSeconds: secs(setup), Phases: map[string]int{}}
+	for _, rec := range w.records() {
+		r.Phases[string(rec.Phase)+"/"+rec.Reason]++
+		if rec.Phase != "Succeeded" {
+			t.Errorf("operation %s ended %s/%s: %s", rec.Name, rec.Phase, rec.Reason, rec.Message)
+		}
+	}
+	// Let the last status writes (lock releases, history) settle.
+	settle := min(max(sz.RestWindow/10, 2*time.Second), 30*time.Second)
+	time.Sleep(settle)
+	r.SettleSeconds = secs(settle)
+
+	s.sim.ResetJournal()
+	k0, p0 := p.kubeRequests(t), p.stats()
+	start := time.Now()
+	var profiles []string
+	var profWG sync.WaitGroup
+	if sz.Pprof {
+		profWG.Add(1)
+		go func() {
+			defer profWG.Done()
+			profiles = p.profile(t, "rest", int(min(sz.RestWindow, 60*time.Second).Seconds()))
+		}()
+	}
+	var windowMax int64
+	for time.Since(start) < sz.RestWindow {
+		time.Sleep(min(time.Second, sz.RestWindow-time.Since(start)))
+		p.alive(t)
+		windowMax = max(windowMax, p.stats().RSSBytes)
+	}
+	window := time.Since(start)
+	journal := s.sim.Journal()
+	k1, p1 := p.kubeRequests(t), p.stats()
+	profWG.Wait()
+	r.Profiles = profiles
+
+	minutes := window.Minutes()
+	r.WindowSeconds = secs(window)
+	byEndpoint := countEndpoints(journal)
+	r.BackendRequestsPerMinByTarget = perUnit(byEndpoint, minutes)
+	r.BackendRequestsPerMinute = round3(sum(byEndpoint) / minutes)
+	r.StorageClusterRequestsPerMin = round3(byEndpoint[storageClusterPoll] / minutes)
+	r.OperationRequestsPerMinute = round3((sum(byEndpoint) - byEndpoint[storageClusterPoll]) / minutes)
+	kube := deltaCounts(k0, k1)
+	r.KubeRequestsPerMinByVerb = perUnit(kube, minutes)
+	r.KubeRequestsPerMinute = round3(sum(kube) / minutes)
+	r.ProviderCPUSeconds = round3(p1.CPUSeconds - p0.CPUSeconds)
+	r.ProviderCPUPercent = round3(100 * (p1.CPUSeconds - p0.CPUSeconds) / window.Seconds())
+	r.ProviderRSSMiB = mib(p1.RSSBytes)
+	r.ProviderWindowMaxMiB = mib(max(windowMax, p1.RSSBytes))
+	r.ProviderPeakRSSMiB = mib(p1.PeakBytes)
+	world.results.set(func(res *results) { res.Rest = r })
+
+	tb := &table{title: fmt.Sprintf("rest: %d StorageClusters + %d finished operations, window %s", m, k, window.Round(time.Second))}
+	tb.add("METRIC", "VALUE", "")
+	tb.add("setup: provider start to all Synced/finished (s)", r.SetupSeconds)
+	for _, key := range sortedKeys(r.Phases) {
+		tb.add("phase/reason "+key, r.Phases[key])
+	}
+	tb.add("backend requests/min", r.BackendRequestsPerMinute)
+	tb.add("  StorageCluster polling/min ("+storageClusterPoll+")", r.StorageClusterRequestsPerMin)
+	tb.add("  attributable to operations/min", r.OperationRequestsPerMinute)
+	tb.addCounts("backend", byEndpoint, minutes, "/min")
+	tb.add("API requests/min", r.KubeRequestsPerMinute)
+	tb.addCounts("API", kube, minutes, "/min")
+	tb.add("provider CPU in window (s, %)", r.ProviderCPUSeconds, fmt.Sprintf("%.1f%%", r.ProviderCPUPercent))
+	tb.add("provider RSS at end / max in window (MiB)", r.ProviderRSSMiB, r.ProviderWindowMaxMiB)
+	tb.add("provider peak RSS incl. setup (MiB)", r.ProviderPeakRSSMiB)
+	tb.print(t)
+
+	checkFields(t, r, "backendRequestsPerMinute", "storageClusterRequestsPerMinute", "operationRequestsPerMinute",
+		"backendRequestsPerMinuteByEndpoint", "kubeRequestsPerMinute", "kubeRequestsPerMinuteByVerb",
+		"providerCpuSeconds", "providerRssMiB", "providerPeakRssMiB")
+	if n := len(w.records()); n != k {
+		t.Errorf("watched %d operations, created %d", n, k)
+	}
+}
