@@ -29,6 +29,7 @@ import (
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock/fake"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
+	"github.com/simplyblock/provider-simplyblock/internal/ops/opstest"
 )
 
 const (
@@ -127,78 +128,19 @@ func sent(status string) ops.Baseline {
 // mark is the baseline event.
 var mark = ops.Event{ID: "b", Object: "Cluster", ObjectID: cid, Message: "baseline"}
 
-// A judge is which of a step's rules a case reads.
-type judge int
-
-const (
-	skip judge = iota
-	gate
-	evidence
-	check
+// The rules a case reads and what they said (shared with the other
+// operation kind's plan tests).
+type (
+	judge   = opstest.Judge
+	outcome = opstest.Outcome
 )
 
-// An outcome is what a step's rule said. Strings are matched as substrings;
-// an empty string wants an empty result.
-type outcome struct {
-	Skip     bool
-	Waiting  string
-	Refusal  string
-	Evidence bool
-	Done     bool
-	Failure  string
-	Reason   string
-	Progress string
-}
-
-func evaluate(t *testing.T, j judge, s ops.Step, sn *ops.Snapshot, b ops.Baseline) outcome {
-	t.Helper()
-	var o outcome
-	switch j {
-	case skip:
-		if s.Skip == nil {
-			return o
-		}
-		o.Skip, o.Progress = s.Skip(sn)
-	case gate:
-		if s.Gate == nil {
-			return o
-		}
-		o.Waiting, o.Refusal = s.Gate(sn)
-	case evidence:
-		o.Evidence = s.Evidence(b, sn)
-	case check:
-		v := s.Check(b, sn)
-		o.Done, o.Failure, o.Reason, o.Progress = v.Done, v.Failure, v.Reason, v.Progress
-	}
-	return o
-}
-
-// mismatch describes how got differs from want, or returns "".
-func mismatch(want, got outcome) string {
-	var d []string
-	str := func(field, w, g string) {
-		if (w == "") != (g == "") || !strings.Contains(g, w) {
-			d = append(d, fmt.Sprintf("%s: got %q, want %q", field, g, w))
-		}
-	}
-	if want.Skip != got.Skip {
-		d = append(d, fmt.Sprintf("Skip: got %t, want %t", got.Skip, want.Skip))
-	}
-	if want.Evidence != got.Evidence {
-		d = append(d, fmt.Sprintf("Evidence: got %t, want %t", got.Evidence, want.Evidence))
-	}
-	if want.Done != got.Done {
-		d = append(d, fmt.Sprintf("Done: got %t, want %t", got.Done, want.Done))
-	}
-	str("Waiting", want.Waiting, got.Waiting)
-	str("Refusal", want.Refusal, got.Refusal)
-	str("Failure", want.Failure, got.Failure)
-	if want.Reason != got.Reason {
-		d = append(d, fmt.Sprintf("Reason: got %q, want %q", got.Reason, want.Reason))
-	}
-	str("Progress", want.Progress, got.Progress)
-	return strings.Join(d, "\n")
-}
+const (
+	skip     = opstest.Skip
+	gate     = opstest.Gate
+	evidence = opstest.Evidence
+	check    = opstest.Check
+)
 
 type stepCase struct {
 	reason string
@@ -213,8 +155,8 @@ func runStepCases(t *testing.T, cases map[string]stepCase) {
 	t.Helper()
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := evaluate(t, tc.judge, tc.step(t), tc.snap, tc.base)
-			if d := mismatch(tc.want, got); d != "" {
+			got := opstest.Evaluate(tc.judge, tc.step(t), tc.snap, tc.base)
+			if d := opstest.Mismatch(tc.want, got); d != "" {
 				t.Errorf("\n%s\n%s", tc.reason, d)
 			}
 		})
