@@ -4,11 +4,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/pprof"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
@@ -41,7 +41,7 @@ import (
 
 func main() {
 	var (
-		app            = kingpin.New(filepath.Base(os.Args[0]), "Crossplane provider for simplyblock storage clusters.").DefaultEnvars()
+		app            = kingpin.New("provider", "Crossplane provider for simplyblock storage clusters.").DefaultEnvars()
 		debug          = app.Flag("debug", "Run with debug logging.").Short('d').Bool()
 		leaderElection = app.Flag("leader-election", "Use leader election for the controller manager.").Short('l').Default("false").Envar("LEADER_ELECTION").Bool()
 
@@ -56,9 +56,11 @@ func main() {
 		metricsAddr      = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
 		healthAddr       = app.Flag("health-probe-bind-address", "Address of the /healthz and /readyz endpoints.").Default(":8081").String()
 		opsEvidenceGrace = app.Flag("ops-evidence-grace", "How long an operation looks for evidence that a backend call it sent (or whose answer was lost) took effect.").Default(ops.DefaultSettings.EvidenceGrace.String()).Duration()
-		opsPollFast      = app.Flag("ops-poll-fast", "Poll interval of a running operation during the first 30 s of a step.").Default(ops.DefaultPollIntervals.Fast.String()).Duration()
-		opsPoll          = app.Flag("ops-poll", "Poll interval of a running operation after its first 30 s.").Default(ops.DefaultPollIntervals.Running.String()).Duration()
+		opsPollFast      = app.Flag("ops-poll-fast", "Poll interval of a running operation during the first 30 s of a step, when the watcher is off.").Default(ops.DefaultPollIntervals.Fast.String()).Duration()
+		opsPoll          = app.Flag("ops-poll", "Poll interval of a running operation after its first 30 s, when the watcher is off.").Default(ops.DefaultPollIntervals.Running.String()).Duration()
 		opsPollWaiting   = app.Flag("ops-poll-waiting", "Poll interval of a queued operation or one waiting for a precondition.").Default(ops.DefaultPollIntervals.Waiting.String()).Duration()
+		opsWatch         = app.Flag("ops-watch-interval", "How often the clusters that running operations wait on are polled; a change wakes the operations at once. 0 turns the watcher off: running operations then poll on their own (--ops-poll-fast, --ops-poll).").Default(ops.DefaultSettings.WatchInterval.String()).Duration()
+		opsReconcileRate = app.Flag("ops-max-reconcile-rate", "Reconciles per second of the operation controllers (ClusterOps, StorageNodeOps), on top of --max-reconcile-rate; 0 shares that budget.").Default(fmt.Sprint(ops.DefaultSettings.MaxReconcileRate)).Int()
 
 		pprofAddr = app.Flag("pprof-bind-address", "Address of the pprof endpoint; empty disables it.").Default("").String()
 	)
@@ -76,7 +78,9 @@ func main() {
 	cfg, err := ctrl.GetConfig()
 	kingpin.FatalIfError(err, "cannot get API server rest config")
 
-	mgr, err := ctrl.NewManager(ratelimiter.LimitRESTConfig(cfg, *maxReconcileRate), ctrl.Options{
+	// The API client's rate limit follows the reconcile budgets: the
+	// steady-state controllers' and the operation controllers'.
+	mgr, err := ctrl.NewManager(ratelimiter.LimitRESTConfig(cfg, *maxReconcileRate+max(*opsReconcileRate, 0)), ctrl.Options{
 		Cache:                      cache.Options{SyncPeriod: syncInterval},
 		Metrics:                    metricsserver.Options{BindAddress: *metricsAddr},
 		HealthProbeBindAddress:     *healthAddr,
@@ -104,6 +108,8 @@ func main() {
 	opsSettings := ops.DefaultSettings
 	opsSettings.EvidenceGrace = *opsEvidenceGrace
 	opsSettings.Poll.Fast, opsSettings.Poll.Running, opsSettings.Poll.Waiting = *opsPollFast, *opsPoll, *opsPollWaiting
+	opsSettings.MaxReconcileRate = *opsReconcileRate
+	opsSettings.WatchInterval = *opsWatch
 
 	o := controller.Options{
 		Logger:                  log,

@@ -54,6 +54,9 @@ type Engine struct {
 	Lock *Lock
 	// Observer shares backend observations between operations.
 	Observer *Observer
+	// Watcher wakes running operations when the backend's view of their
+	// cluster changes; nil when they poll on their own.
+	Watcher *Watcher
 	// Recorder emits Kubernetes events.
 	Recorder event.Recorder
 	// Metrics are the Prometheus metrics; DefaultMetrics when nil.
@@ -286,6 +289,12 @@ func (e *Engine) queue(ctx context.Context, r Run, t Target) (bool, error) {
 		if IsTerminal(q) || q.GetDeletionTimestamp() != nil || (holder != nil && q.GetUID() == holder.UID) {
 			continue
 		}
+		// One that started but no longer holds the lock has just released
+		// it: its terminal status may not have reached the cache yet, and
+		// waiting for that would cost the queue a poll interval.
+		if q.GetUID() != o.GetUID() && q.GetOperationStatus().StartedAt != nil {
+			continue
+		}
 		waiting = append(waiting, q)
 	}
 	QueueOrder(waiting)
@@ -354,6 +363,7 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 		st.Message = truncate(fmt.Sprintf(errObserveMsg, err), 1000)
 		return false, nil
 	}
+	e.Watcher.Watch(r.Source, r.ClusterID, need, snap, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 	if r.ChooseTargets != nil && len(st.Targets) == 0 {
 		st.Targets = r.ChooseTargets(snap)
 		if len(st.Targets) == 0 {
@@ -567,6 +577,7 @@ func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhas
 	st.CompletedAt = &now
 	st.QueuePosition, st.NextAttemptAt = nil, nil
 	setPhase(st, phase, reason, "%s", truncate(msg, 2000))
+	e.Watcher.Unwatch(r.Source, r.ClusterID, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 	if st.StartedAt != nil {
 		rec := recordFor(o)
 		if err := e.Lock.FinishIn(ctx, r.Target, r.historyKey(), o, &rec); err != nil {

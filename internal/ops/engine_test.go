@@ -140,6 +140,12 @@ func TestEngineObserve(t *testing.T) {
 			}))},
 			want: want{status: acquired(10 * time.Second), message: "holds the lock on StorageCluster demo", lock: op1Lock, noBackend: true},
 		},
+		"AcquiresWhilePreviousHolderFinishes": {
+			reason: "An operation that started and released the lock no longer counts in the queue, even before its terminal status reaches the cache.",
+			args: args{cluster: storageCluster(), now: 10 * time.Second, op: operation(),
+				others: []client.Object{operation(named("op0", "uid-0"), createdAt(-time.Minute), holding(0))}},
+			want: want{status: acquired(10 * time.Second), message: "holds the lock on StorageCluster demo", lock: op1Lock, noBackend: true},
+		},
 		"TakesOverLockOfDeletedHolder": {
 			reason: "A lock whose holder no longer exists is taken over.",
 			args:   args{cluster: storageCluster(lockedBy(op0Lock)), op: operation(), now: 10 * time.Second},

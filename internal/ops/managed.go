@@ -138,7 +138,11 @@ func (e *External[T]) Disconnect(_ context.Context) error { return nil }
 // kind: its connector, the poll-interval hook, and two settings the guard
 // needs.
 func ReconcilerOptions[T Managed](c *Connector[T], s Settings) []managed.ReconcilerOption {
-	hook := s.Poll.Hook(nil)
+	pi := s.Poll
+	if s.WatchInterval <= 0 {
+		pi.Watched = 0 // no watcher wakes running operations: they poll
+	}
+	hook := pi.Hook(nil)
 	return []managed.ReconcilerOption{
 		managed.WithTypedExternalConnector[T](c),
 		managed.WithPollIntervalHook(func(mg resource.Managed, d time.Duration) time.Duration {

@@ -83,6 +83,11 @@ type PollIntervals struct {
 	// queued operations at once). An operation holding the lock and waiting
 	// for a precondition polls at Running.
 	Waiting time.Duration
+	// Watched replaces Fast and Running while a Watcher wakes the
+	// operation on every change the backend shows: it only bounds how late
+	// a decision that depends on time alone (a grace period, a deadline)
+	// is made. Zero: no watcher, poll at Fast and Running.
+	Watched time.Duration
 	// Jitter is the fraction (0..1) by which each interval is varied.
 	Jitter float64
 }
@@ -90,7 +95,7 @@ type PollIntervals struct {
 // DefaultPollIntervals see completion within about a second.
 var DefaultPollIntervals = PollIntervals{
 	Fast: 250 * time.Millisecond, Running: time.Second, FastFor: 30 * time.Second,
-	Waiting: 5 * time.Second, Jitter: 0.1,
+	Waiting: 5 * time.Second, Watched: 5 * time.Second, Jitter: 0.1,
 }
 
 // finishedPoll is the requeue of a finished operation without a TTL: it is
@@ -117,6 +122,8 @@ func (pi PollIntervals) Hook(now func() time.Time) func(o Object, _ time.Duratio
 			return pi.jitter(max(st.NextAttemptAt.Sub(now()), 0) + 50*time.Millisecond)
 		case st.StartedAt == nil:
 			return pi.jitter(pi.Waiting)
+		case pi.Watched > 0:
+			return pi.jitter(pi.Watched)
 		case st.Guard == nil && st.Reason == ReasonWaitingForPrecond:
 			return pi.jitter(pi.Running)
 		case st.Guard != nil && st.Guard.ResolvedAt != nil && now().Sub(st.Guard.ResolvedAt.Time) > pi.FastFor:

@@ -16,7 +16,13 @@ limitations under the License.
 
 package ops
 
-import "time"
+import (
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
 
 // Settings are the engine's tunables, set from provider flags.
 type Settings struct {
@@ -27,6 +33,34 @@ type Settings struct {
 	ObserveMaxAge time.Duration
 	// Poll are the poll intervals of non-terminal operations.
 	Poll PollIntervals
+	// MaxReconcileRate is the reconciles per second the operation
+	// controllers may run between them, apart from the steady-state
+	// controllers' budget: an operation is watched closely while it runs,
+	// and a burst of operations must not wait behind drift checks. Zero
+	// shares the steady-state controllers' limiter.
+	MaxReconcileRate int
+	// WatchInterval is how often a Watcher polls the clusters that running
+	// operations wait on; zero turns the watcher off, and running
+	// operations poll on their own (Poll.Fast, Poll.Running).
+	WatchInterval time.Duration
+}
+
+// NewWatcher returns the Watcher of an operation controller, or nil when
+// WatchInterval is zero. newObject returns an empty operation of its kind.
+func (s Settings) NewWatcher(o *Observer, newObject func() client.Object, log logging.Logger) *Watcher {
+	if s.WatchInterval <= 0 {
+		return nil
+	}
+	return &Watcher{Observer: o, Interval: s.WatchInterval, Linger: 3 * s.Poll.Watched, NewObject: newObject, Log: log}
+}
+
+// RateLimiter returns the limiter of an operation controller: its own
+// bucket of MaxReconcileRate, or shared when that is zero.
+func (s Settings) RateLimiter(shared ratelimiter.RateLimiter) ratelimiter.RateLimiter {
+	if s.MaxReconcileRate <= 0 {
+		return shared
+	}
+	return ratelimiter.NewGlobal(s.MaxReconcileRate)
 }
 
 // DefaultSettings see a finished backend action within about a second and
@@ -35,4 +69,7 @@ var DefaultSettings = Settings{
 	EvidenceGrace: 30 * time.Second,
 	ObserveMaxAge: 200 * time.Millisecond,
 	Poll:          DefaultPollIntervals,
+
+	MaxReconcileRate: 50,
+	WatchInterval:    250 * time.Millisecond,
 }

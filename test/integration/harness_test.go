@@ -37,7 +37,11 @@ import (
 var testOpsSettings = ops.Settings{
 	EvidenceGrace: 3 * time.Second,
 	ObserveMaxAge: 50 * time.Millisecond,
-	Poll:          ops.PollIntervals{Fast: 100 * time.Millisecond, Running: 250 * time.Millisecond, FastFor: 10 * time.Second, Waiting: time.Second, Jitter: 0.1},
+	Poll: ops.PollIntervals{Fast: 100 * time.Millisecond, Running: 250 * time.Millisecond, FastFor: 10 * time.Second,
+		Waiting: time.Second, Watched: time.Second, Jitter: 0.1},
+	// Running operations are woken by the watcher, as in production.
+	WatchInterval:    100 * time.Millisecond,
+	MaxReconcileRate: 100,
 }
 
 const (

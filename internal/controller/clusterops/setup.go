@@ -55,6 +55,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 	if err != nil {
 		return err
 	}
+	observer := ops.NewObserver(s.ObserveMaxAge)
+	watcher := s.NewWatcher(observer, func() client.Object { return &v1alpha1.ClusterOps{} }, o.Logger.WithValues("controller", name))
 	engine := &ops.Engine{
 		Kind: v1alpha1.ClusterOpsKind,
 		Kube: mgr.GetClient(),
@@ -65,7 +67,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 			NewHolder: func() ops.Object { return &v1alpha1.ClusterOps{} },
 			Holders:   map[string]func() ops.Object{v1alpha1.StorageNodeOpsKind: func() ops.Object { return &v1alpha1.StorageNodeOps{} }},
 		},
-		Observer:      ops.NewObserver(s.ObserveMaxAge),
+		Observer:      observer,
+		Watcher:       watcher,
 		Recorder:      event.NewAPIRecorder(mgr.GetEventRecorderFor(name)),
 		Log:           o.Logger.WithValues("controller", name),
 		EvidenceGrace: s.EvidenceGrace,
@@ -79,14 +82,17 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 	}, s)...)
 
 	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.ClusterOpsGroupVersionKind), opts...)
-	return ctrl.NewControllerManagedBy(mgr).
+	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
 		For(&v1alpha1.ClusterOps{}).
 		// A change of a StorageCluster (its lock released, its status
 		// changed) wakes the operations waiting on it.
-		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient()))).
-		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))
+		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient()))))
+	if err != nil {
+		return err
+	}
+	return b.Complete(ratelimiter.NewReconciler(name, r, s.RateLimiter(o.GlobalRateLimiter)))
 }
 
 // waitingOn maps a StorageCluster to the unfinished ClusterOps targeting it.

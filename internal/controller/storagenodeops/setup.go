@@ -56,6 +56,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 	if err != nil {
 		return err
 	}
+	observer := ops.NewObserver(s.ObserveMaxAge)
+	watcher := s.NewWatcher(observer, func() client.Object { return &v1alpha1.StorageNodeOps{} }, o.Logger.WithValues("controller", name))
 	engine := &ops.Engine{
 		Kind: v1alpha1.StorageNodeOpsKind,
 		Kube: mgr.GetClient(),
@@ -69,7 +71,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 			NewHolder:  func() ops.Object { return &v1alpha1.StorageNodeOps{} },
 			Holders:    map[string]func() ops.Object{v1alpha1.ClusterOpsKind: func() ops.Object { return &v1alpha1.ClusterOps{} }},
 		},
-		Observer:      ops.NewObserver(s.ObserveMaxAge),
+		Observer:      observer,
+		Watcher:       watcher,
 		Recorder:      event.NewAPIRecorder(mgr.GetEventRecorderFor(name)),
 		Log:           o.Logger.WithValues("controller", name),
 		EvidenceGrace: s.EvidenceGrace,
@@ -83,14 +86,17 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 	}, s)...)
 
 	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.StorageNodeOpsGroupVersionKind), opts...)
-	return ctrl.NewControllerManagedBy(mgr).
+	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
 		For(&v1alpha1.StorageNodeOps{}).
 		// A change of a StorageCluster (its lock released) wakes the node
 		// operations queued on it.
-		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient()))).
-		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))
+		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient()))))
+	if err != nil {
+		return err
+	}
+	return b.Complete(ratelimiter.NewReconciler(name, r, s.RateLimiter(o.GlobalRateLimiter)))
 }
 
 // waitingOn maps a StorageCluster to the unfinished StorageNodeOps queued on

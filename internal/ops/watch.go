@@ -1,0 +1,242 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package ops
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"sync"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/source"
+)
+
+// A Watcher polls the backend for the clusters that running operations wait
+// on, and wakes those operations as soon as what the backend shows changes.
+// An operation holding a lock therefore need not poll on its own: a change is
+// seen within one Interval however many operations run, and an operation is
+// reconciled when something happened rather than on a timer. Backend reads
+// stay shared through the Observer: one poll per watched cluster.
+type Watcher struct {
+	// Observer makes the observations the watcher compares.
+	Observer *Observer
+	// Interval is how often a watched cluster is polled.
+	Interval time.Duration
+	// Linger is how long an operation stays watched after it last asked.
+	Linger time.Duration
+	// NewObject returns an empty operation object of the watched kind.
+	NewObject func() client.Object
+	// Log is the watcher's logger.
+	Log logging.Logger
+
+	once     sync.Once
+	events   chan event.GenericEvent
+	mu       sync.Mutex
+	ctx      context.Context //nolint:containedctx // the manager's context, for the pollers it starts.
+	clusters map[string]*clusterWatch
+}
+
+// A clusterWatch is one watched cluster and the operations waiting on it.
+type clusterWatch struct {
+	src     Source
+	id      string
+	waiters map[types.NamespacedName]*waiter
+}
+
+// A waiter is one operation waiting on a cluster.
+type waiter struct {
+	until time.Time // when the interest lapses unless renewed
+	need  Needs     // what the operation looks at
+	seen  string    // the fingerprint of what it last saw
+}
+
+func (w *Watcher) init() {
+	w.once.Do(func() {
+		w.events = make(chan event.GenericEvent, 1024)
+		w.clusters = map[string]*clusterWatch{}
+	})
+}
+
+// Events is the channel of wake-ups, for a controller's channel source.
+func (w *Watcher) Events() <-chan event.GenericEvent {
+	w.init()
+	return w.events
+}
+
+// Start runs the watcher until ctx is done; it implements the manager's
+// Runnable. Pollers started before Start wait for it.
+func (w *Watcher) Start(ctx context.Context) error {
+	w.init()
+	w.mu.Lock()
+	w.ctx = ctx
+	pending := make([]*clusterWatch, 0, len(w.clusters))
+	for _, cw := range w.clusters {
+		pending = append(pending, cw)
+	}
+	w.mu.Unlock()
+	for _, cw := range pending {
+		go w.poll(ctx, cw)
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// Watch asks to be woken when the backend's view of cluster id differs from
+// seen, the snapshot the operation just decided on (only what need covers
+// counts). The interest lasts Linger and is renewed by asking again.
+func (w *Watcher) Watch(src Source, id string, need Needs, seen *Snapshot, op types.NamespacedName) {
+	if w == nil {
+		return
+	}
+	w.init()
+	key := src.Key + "|" + id
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	cw, ok := w.clusters[key]
+	if !ok {
+		cw = &clusterWatch{src: src, id: id, waiters: map[types.NamespacedName]*waiter{}}
+		w.clusters[key] = cw
+		if w.ctx != nil {
+			go w.poll(w.ctx, cw)
+		}
+	}
+	cw.src = src // the newest client for this control plane
+	cw.waiters[op] = &waiter{until: time.Now().Add(w.Linger), need: need, seen: fingerprint(seen, need)}
+}
+
+// Unwatch ends the interest of an operation, e.g. when it finished.
+func (w *Watcher) Unwatch(src Source, id string, op types.NamespacedName) {
+	if w == nil {
+		return
+	}
+	w.init()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if cw, ok := w.clusters[src.Key+"|"+id]; ok {
+		delete(cw.waiters, op)
+	}
+}
+
+// poll observes one cluster every Interval while anyone waits on it, and
+// wakes each waiter whose view changed.
+func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) {
+	t := time.NewTicker(w.Interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		w.mu.Lock()
+		now := time.Now()
+		need := Needs{}
+		for op, wt := range cw.waiters {
+			if now.After(wt.until) {
+				delete(cw.waiters, op)
+				continue
+			}
+			need = need.or(wt.need)
+		}
+		if len(cw.waiters) == 0 {
+			delete(w.clusters, cw.src.Key+"|"+cw.id)
+			w.mu.Unlock()
+			return
+		}
+		src := cw.src
+		w.mu.Unlock()
+
+		snap, err := w.Observer.Snapshot(ctx, src, cw.id, need)
+		if err != nil {
+			// The operations see the error on their own next reconcile; the
+			// watcher keeps trying.
+			continue
+		}
+
+		w.mu.Lock()
+		var wake []types.NamespacedName
+		for op, wt := range cw.waiters {
+			if fp := fingerprint(snap, wt.need); fp != wt.seen {
+				wt.seen = fp
+				wake = append(wake, op)
+			}
+		}
+		w.mu.Unlock()
+		for _, op := range wake {
+			obj := w.NewObject()
+			obj.SetNamespace(op.Namespace)
+			obj.SetName(op.Name)
+			select {
+			case w.events <- event.GenericEvent{Object: obj}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+// fingerprint summarises what operations decide on, as far as need covers
+// it: the cluster's status and rebalancing, each node's status and health,
+// the newest event, and the tasks.
+func fingerprint(s *Snapshot, need Needs) string {
+	if s == nil {
+		return ""
+	}
+	h := fnv.New64a()
+	_, _ = fmt.Fprintf(h, "c=%s/%t;", s.Cluster.Status, s.Cluster.IsReBalancing)
+	if need.Nodes {
+		for _, n := range s.Nodes {
+			health := "?"
+			if n.HealthCheck != nil {
+				health = fmt.Sprint(*n.HealthCheck)
+			}
+			_, _ = fmt.Fprintf(h, "n=%s/%s/%s;", n.ID, n.Status, health)
+		}
+	}
+	if need.Events {
+		_, _ = fmt.Fprintf(h, "e=%s;", s.LatestEventID())
+	}
+	if need.Tasks {
+		for _, t := range s.Tasks {
+			_, _ = fmt.Fprintf(h, "t=%s/%s;", t.ID, t.Status)
+		}
+		if s.TasksErr != nil {
+			_, _ = fmt.Fprint(h, "terr;")
+		}
+	}
+	return fmt.Sprintf("%x", h.Sum64())
+}
+
+// Register runs the watcher with the manager and feeds its wake-ups to the
+// controller being built; a nil watcher changes nothing.
+func (w *Watcher) Register(mgr manager.Manager, b *builder.Builder) (*builder.Builder, error) {
+	if w == nil {
+		return b, nil
+	}
+	if err := mgr.Add(w); err != nil {
+		return nil, err
+	}
+	return b.WatchesRawSource(source.Channel(w.Events(), &handler.EnqueueRequestForObject{})), nil
+}
