@@ -32,4 +32,8 @@ limitations under the License.
 // (zz_generated.resolvers.go).
 //go:generate go tool angryjet generate-methodsets --header-file=../hack/boilerplate.go.txt ./...
 
+// The XRDs of the XStorageCluster composite API, whose parameter schemas are
+// copied from the CRDs above.
+//go:generate go run ../hack/xrd-gen --crds=../package/crds --out=../examples/composition
+
 package apis

@@ -1,0 +1,403 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package composition
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	fnv1 "github.com/crossplane/function-sdk-go/proto/v1"
+	"github.com/crossplane/function-sdk-go/resource"
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// A gist is the gist of one desired composed resource.
+type gist struct {
+	Kind          string
+	Name          string
+	Namespace     string
+	Expand        bool  `json:",omitempty"`
+	ExpectedNodes int64 `json:",omitempty"`
+	Ready         bool
+}
+
+// An outcome is the gist of one render.
+type outcome struct {
+	Resources map[string]gist
+	Status    map[string]any
+	Fatal     string
+	Results   []string
+}
+
+const threeNodes = `{"nodes":[
+	{"name":"node-1","address":"10.0.0.11:5000","interface":"eth0"},
+	{"name":"node-2","address":"10.0.0.12:5000","interface":"eth0"},
+	{"name":"node-3","address":"10.0.0.13:5000","interface":"eth0","options":{"maxSnapshots":100}}],
+	"pools":[{"name":"pool01","poolMax":1024}]}`
+
+const fiveNodes = `{"nodes":[
+	{"name":"node-1","address":"10.0.0.11:5000","interface":"eth0"},
+	{"name":"node-2","address":"10.0.0.12:5000","interface":"eth0"},
+	{"name":"node-3","address":"10.0.0.13:5000","interface":"eth0","options":{"maxSnapshots":100}},
+	{"name":"node-4","address":"10.0.0.14:5000","interface":"eth0"},
+	{"name":"node-5","address":"10.0.0.15:5000","interface":"eth0"}],
+	"pools":[{"name":"pool01","poolMax":1024}]}`
+
+func xr(spec string) string {
+	return `{"apiVersion":"storage.simplyblock.io/v1alpha1","kind":"XStorageCluster",
+		"metadata":{"name":"prod","namespace":"storage"},"spec":` + spec + `}`
+}
+
+func legacyXR(spec string) string {
+	return `{"apiVersion":"legacy.storage.simplyblock.io/v1alpha1","kind":"XLegacyStorageCluster",
+		"metadata":{"name":"prod-x7k2p"},"spec":` + spec + `}`
+}
+
+// observedNode is a composed StorageNode as Crossplane observes it.
+func observedNode(name string, expand, ready bool) string {
+	return `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"StorageNode",
+		"metadata":{"name":"prod-` + name + `","namespace":"storage"},
+		"spec":{"forProvider":{"expand":` + boolJSON(expand) + `}},
+		"status":{"conditions":[{"type":"Ready","status":"` + map[bool]string{true: "True", false: "False"}[ready] + `"}]}}`
+}
+
+func observedOps(name, phase string) string {
+	return `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"ClusterOps",
+		"metadata":{"name":"` + name + `","namespace":"storage"},
+		"spec":{"forProvider":{"type":"Expand","clusterIdRef":{"name":"prod"},"expand":{"expectedNodes":4}}},
+		"status":{"atProvider":{"phase":"` + phase + `"}}}`
+}
+
+func observedCluster(status, history string) string {
+	return `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"StorageCluster",
+		"metadata":{"name":"prod","namespace":"storage"},"spec":{"forProvider":{"name":"prod"}},
+		"status":{"atProvider":{"status":"` + status + `","operationHistory":` + history + `}}}`
+}
+
+func boolJSON(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+func activateOps(phase string) string {
+	return strings.Replace(strings.Replace(observedOps("prod-activate", phase), `"Expand"`, `"Activate"`, 1),
+		`,"expand":{"expectedNodes":4}`, "", 1)
+}
+
+var initialNodes = map[string]string{
+	"node-node-1": observedNode("node-1", false, true),
+	"node-node-2": observedNode("node-2", false, true),
+	"node-node-3": observedNode("node-3", false, true),
+}
+
+func with(base map[string]string, more map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range more {
+		out[k] = v
+	}
+	return out
+}
+
+func newRequest(xrJSON string, observed map[string]string) *fnv1.RunFunctionRequest {
+	req := &fnv1.RunFunctionRequest{
+		Observed: &fnv1.State{Composite: &fnv1.Resource{Resource: resource.MustStructJSON(xrJSON)}, Resources: map[string]*fnv1.Resource{}},
+		Desired: &fnv1.State{Resources: map[string]*fnv1.Resource{
+			// The StorageCluster, as the patch-and-transform step composes it.
+			ResourceCluster: {Resource: resource.MustStructJSON(`{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1",
+				"kind":"StorageCluster","metadata":{"name":"prod"},"spec":{"forProvider":{"name":"prod"}}}`)},
+		}},
+	}
+	for name, obj := range observed {
+		req.Observed.Resources[name] = &fnv1.Resource{Resource: resource.MustStructJSON(obj)}
+	}
+	return req
+}
+
+func summarize(t *testing.T, rsp *fnv1.RunFunctionResponse) outcome {
+	t.Helper()
+	out := outcome{Resources: map[string]gist{}}
+	for _, r := range rsp.GetResults() {
+		if r.GetSeverity() == fnv1.Severity_SEVERITY_FATAL {
+			out.Fatal = r.GetMessage()
+			continue
+		}
+		out.Results = append(out.Results, r.GetReason()+": "+r.GetMessage())
+	}
+	for name, r := range rsp.GetDesired().GetResources() {
+		if name == ResourceCluster {
+			continue
+		}
+		u := unstructured.Unstructured{Object: r.GetResource().AsMap()}
+		c := gist{Kind: u.GetKind(), Name: u.GetName(), Namespace: u.GetNamespace(), Ready: r.GetReady() == fnv1.Ready_READY_TRUE}
+		c.Expand, _, _ = unstructured.NestedBool(u.Object, "spec", "forProvider", "expand")
+		if n, ok, _ := unstructured.NestedFieldNoCopy(u.Object, "spec", "forProvider", "expand", "expectedNodes"); ok {
+			c.ExpectedNodes = int64(n.(float64))
+		}
+		out.Resources[name] = c
+	}
+	if len(out.Resources) == 0 {
+		out.Resources = nil
+	}
+	if s := rsp.GetDesired().GetComposite().GetResource(); s != nil {
+		st, _ := s.AsMap()["status"].(map[string]any)
+		out.Status = st
+	}
+	return out
+}
+
+func node(name string, expand, ready bool) gist {
+	return gist{Kind: "StorageNode", Name: "prod-" + name, Namespace: "storage", Expand: expand, Ready: ready}
+}
+
+func ops(name string, expected int64, ready bool) gist {
+	return gist{Kind: "ClusterOps", Name: name, Namespace: "storage", ExpectedNodes: expected, Ready: ready}
+}
+
+var pool = gist{Kind: "StoragePool", Name: "prod-pool-pool01", Namespace: "storage"}
+
+// The Expand operation of the change that adds node-4 and node-5.
+var expandKey, expandName = "expand-" + changeID([]string{"node-4", "node-5"}), "prod-expand-5-" + changeID([]string{"node-4", "node-5"})
+
+func TestRunFunction(t *testing.T) {
+	cases := map[string]struct {
+		reason   string
+		xr       string
+		observed map[string]string
+		want     outcome
+		// status lists XR status keys to compare; others are ignored.
+		status []string
+	}{
+		"NewCluster": {
+			reason: "A new XR composes its nodes without expand, its pools and one Activate operation.",
+			xr:     xr(threeNodes),
+			want: outcome{Resources: map[string]gist{
+				"node-node-1": node("node-1", false, false), "node-node-2": node("node-2", false, false),
+				"node-node-3": node("node-3", false, false), "pool-pool01": pool,
+				"activate": ops("prod-activate", 0, false),
+			}, Status: map[string]any{"nodes": map[string]any{"listed": float64(3), "composed": float64(3), "ready": float64(0)}}},
+			status: []string{"nodes"},
+		},
+		"NodesAddedToActivatedCluster": {
+			reason: "Nodes added after activation join with expand: true, and one Expand operation named after the change expects all five.",
+			xr:     xr(fiveNodes),
+			observed: with(initialNodes, map[string]string{
+				"cluster": observedCluster("active", "[]"), "activate": activateOps("Succeeded"),
+			}),
+			want: outcome{Resources: map[string]gist{
+				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
+				"node-node-3": node("node-3", false, true), "node-node-4": node("node-4", true, false),
+				"node-node-5": node("node-5", true, false), "pool-pool01": pool,
+				"activate": ops("prod-activate", 0, true),
+				expandKey:  ops(expandName, 5, false),
+			}},
+		},
+		"ReRenderOfExpandedCluster": {
+			reason: "Re-rendering the expanded XR composes the same Expand operation again, never a second one.",
+			xr:     xr(fiveNodes),
+			observed: with(initialNodes, map[string]string{
+				"cluster": observedCluster("active", "[]"), "activate": activateOps("Succeeded"),
+				"node-node-4": observedNode("node-4", true, true), "node-node-5": observedNode("node-5", true, true),
+				expandKey: observedOps(expandName, "Succeeded"),
+			}),
+			want: outcome{Resources: map[string]gist{
+				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
+				"node-node-3": node("node-3", false, true), "node-node-4": node("node-4", true, true),
+				"node-node-5": node("node-5", true, true), "pool-pool01": pool,
+				"activate": ops("prod-activate", 0, true),
+				expandKey:  ops(expandName, 5, true),
+			}},
+		},
+		"ActivatedByStatusAlone": {
+			reason: "A cluster the backend reports active counts as activated even before the Activate operation is observed Succeeded.",
+			xr: xr(strings.Replace(fiveNodes, `,
+	{"name":"node-5","address":"10.0.0.15:5000","interface":"eth0"}`, "", 1)),
+			observed: with(initialNodes, map[string]string{
+				"cluster": observedCluster("degraded", "[]"), "activate": activateOps("Running"),
+			}),
+			want: outcome{Resources: map[string]gist{
+				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
+				"node-node-3": node("node-3", false, true), "node-node-4": node("node-4", true, false),
+				"pool-pool01": pool, "activate": ops("prod-activate", 0, false),
+				"expand-" + changeID([]string{"node-4"}): ops("prod-expand-4-"+changeID([]string{"node-4"}), 4, false),
+			}},
+		},
+		"NodeAddedDuringActivation": {
+			reason: "A node added while the activation is pending waits: a plain add would miss it, an expand add would be refused.",
+			xr: xr(strings.Replace(fiveNodes, `,
+	{"name":"node-5","address":"10.0.0.15:5000","interface":"eth0"}`, "", 1)),
+			observed: with(initialNodes, map[string]string{
+				"cluster": observedCluster("unready", "[]"), "activate": activateOps("Pending"),
+			}),
+			want: outcome{Resources: map[string]gist{
+				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
+				"node-node-3": node("node-3", false, true), "pool-pool01": pool,
+				"activate": ops("prod-activate", 0, false),
+			}, Results: []string{"NodeDeferred: nodes not composed yet: node-4 (waits for prod-activate to succeed; it is Pending)"},
+				Status: map[string]any{"nodes": map[string]any{"listed": float64(4), "composed": float64(3), "ready": float64(3),
+					"deferred": []any{"node-4 (waits for prod-activate to succeed; it is Pending)"}}}},
+			status: []string{"nodes"},
+		},
+		"EarlierExpansionStillRunning": {
+			reason: "An earlier Expand that has not finished stays composed next to the new one; a finished one is dropped.",
+			xr:     xr(fiveNodes),
+			observed: with(initialNodes, map[string]string{
+				"cluster": observedCluster("in_expansion", "[]"), "activate": activateOps("Succeeded"),
+				"node-node-4":     observedNode("node-4", true, true),
+				"expand-0000aaaa": observedOps("prod-expand-4-0000aaaa", "Running"),
+				"expand-0000bbbb": observedOps("prod-expand-3-0000bbbb", "Succeeded"),
+			}),
+			want: outcome{Resources: map[string]gist{
+				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
+				"node-node-3": node("node-3", false, true), "node-node-4": node("node-4", true, true),
+				"node-node-5": node("node-5", true, false), "pool-pool01": pool,
+				"activate":        ops("prod-activate", 0, true),
+				expandKey:         ops(expandName, 5, false),
+				"expand-0000aaaa": ops("prod-expand-4-0000aaaa", 4, false),
+			}},
+		},
+		"LastOperation": {
+			reason: "The XR reports the newest record of the cluster's operation history.",
+			xr:     xr(threeNodes),
+			observed: with(initialNodes, map[string]string{
+				"cluster": observedCluster("active", `[{"name":"prod-activate","type":"Activate","phase":"Succeeded","reason":"Completed","specHash":"x"},
+					{"name":"prod-restart-1","kind":"ClusterOps","type":"Restart","phase":"Failed","reason":"StartAborted","message":"node 2 of 3"}]`),
+				"activate": activateOps("Succeeded"),
+			}),
+			want: outcome{Resources: map[string]gist{
+				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
+				"node-node-3": node("node-3", false, true), "pool-pool01": pool,
+				"activate": ops("prod-activate", 0, true),
+			}, Status: map[string]any{"lastOperation": map[string]any{"name": "prod-restart-1", "kind": "ClusterOps",
+				"type": "Restart", "phase": "Failed", "reason": "StartAborted", "message": "node 2 of 3"}}},
+			status: []string{"lastOperation"},
+		},
+		"LegacyXRComposesIntoClaimNamespace": {
+			reason: "A cluster-scoped legacy XR composes into its claim's namespace.",
+			xr:     legacyXR(strings.Replace(threeNodes, `"pools"`, `"claimRef":{"apiVersion":"legacy.storage.simplyblock.io/v1alpha1","kind":"StorageClusterClaim","name":"prod","namespace":"team-a"},"pools"`, 1)),
+			want: outcome{Resources: map[string]gist{
+				"node-node-1": {Kind: "StorageNode", Name: "prod-x7k2p-node-1", Namespace: "team-a"},
+				"node-node-2": {Kind: "StorageNode", Name: "prod-x7k2p-node-2", Namespace: "team-a"},
+				"node-node-3": {Kind: "StorageNode", Name: "prod-x7k2p-node-3", Namespace: "team-a"},
+				"pool-pool01": {Kind: "StoragePool", Name: "prod-x7k2p-pool-pool01", Namespace: "team-a"},
+				"activate":    {Kind: "ClusterOps", Name: "prod-x7k2p-activate", Namespace: "team-a"},
+			}},
+		},
+		"LegacyXRWithoutNamespace": {
+			reason: "A legacy XR with neither a claim nor spec.namespace cannot say where its resources go.",
+			xr:     legacyXR(threeNodes),
+			want:   outcome{Fatal: errNoNamespace},
+		},
+		"DuplicateNodeName": {
+			reason: "Two nodes with one name are refused (the XRD's list map refuses them at admission too).",
+			xr: xr(`{"nodes":[{"name":"a","address":"10.0.0.1:5000","interface":"eth0"},
+				{"name":"a","address":"10.0.0.2:5000","interface":"eth0"}]}`),
+			want: outcome{Fatal: `cannot compose two nodes named "a"`},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := NewFunction(logging.NewNopLogger())
+			rsp, err := f.RunFunction(context.Background(), newRequest(tc.xr, tc.observed))
+			if err != nil {
+				t.Fatalf("RunFunction: %v", err)
+			}
+			got := summarize(t, rsp)
+			if tc.want.Fatal != "" {
+				if diff := cmp.Diff(tc.want.Fatal, got.Fatal); diff != "" {
+					t.Errorf("%s\nRunFunction(...): -want fatal, +got:\n%s", tc.reason, diff)
+				}
+				return
+			}
+			status := map[string]any{}
+			for _, k := range tc.status {
+				status[k] = got.Status[k]
+			}
+			got.Status, tc.want.Status = status, orEmpty(tc.want.Status)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nRunFunction(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// TestComposedObjects checks the composed objects field by field for the
+// expansion case, which the render tests also cover against golden files.
+func TestComposedObjects(t *testing.T) {
+	f := NewFunction(logging.NewNopLogger())
+	spec := strings.Replace(fiveNodes, `"pools"`, `"operations":{"timeoutSeconds":600,"retry":{"maxAttempts":2}},"providerConfigRef":{"name":"team-a","kind":"ProviderConfig"},"pools"`, 1)
+	rsp, err := f.RunFunction(context.Background(), newRequest(xr(spec), with(initialNodes, map[string]string{
+		"cluster": observedCluster("active", "[]"), "activate": activateOps("Succeeded"),
+	})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		reason   string
+		resource string
+		want     string
+	}{
+		"Node": {
+			reason:   "A node carries its options, the reference to the cluster and the provider config.",
+			resource: "node-node-3",
+			want: `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"StorageNode","metadata":{"name":"prod-node-3","namespace":"storage"},
+				"spec":{"forProvider":{"clusterIdRef":{"name":"prod"},"interfaceName":"eth0","maxSnapshots":100,"nodeAddress":"10.0.0.13:5000"},
+				"providerConfigRef":{"kind":"ProviderConfig","name":"team-a"}}}`,
+		},
+		"Expand": {
+			reason:   "The Expand operation carries the operations policy and the expected node count.",
+			resource: expandKey,
+			want: `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"ClusterOps","metadata":{"name":"` + expandName + `","namespace":"storage"},
+				"spec":{"forProvider":{"clusterIdRef":{"name":"prod"},"expand":{"expectedNodes":5},"retry":{"maxAttempts":2},"timeoutSeconds":600,"type":"Expand"},
+				"providerConfigRef":{"kind":"ProviderConfig","name":"team-a"}}}`,
+		},
+		"Pool": {
+			reason:   "A pool carries its parameters and the reference to the cluster.",
+			resource: "pool-pool01",
+			want: `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"StoragePool","metadata":{"name":"prod-pool-pool01","namespace":"storage"},
+				"spec":{"forProvider":{"clusterIdRef":{"name":"prod"},"name":"pool01","poolMax":1024},
+				"providerConfigRef":{"kind":"ProviderConfig","name":"team-a"}}}`,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var want map[string]any
+			if err := json.Unmarshal([]byte(tc.want), &want); err != nil {
+				t.Fatal(err)
+			}
+			got := rsp.GetDesired().GetResources()[tc.resource].GetResource().AsMap()
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,314 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package composition
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// APIVersion of the managed resources this function composes.
+const APIVersion = "simplyblock.m.crossplane.io/v1alpha1"
+
+// Composition resource names: the keys that tie a composed resource to its
+// place in the composition across renders.
+const (
+	// ResourceCluster is the StorageCluster, composed by the previous step.
+	ResourceCluster = "cluster"
+	// ResourceActivate is the Activate ClusterOps.
+	ResourceActivate = "activate"
+
+	nodeResourcePrefix   = "node-"
+	poolResourcePrefix   = "pool-"
+	expandResourcePrefix = "expand-"
+)
+
+// Cluster statuses (status.atProvider.status of a StorageCluster) that show
+// the backend activated the cluster at some point.
+var activatedStatuses = map[string]bool{
+	"active": true, "degraded": true, "read_only": true, "in_expansion": true,
+}
+
+// A composedResource is one desired composed resource and whether it is ready.
+type composedResource struct {
+	Object map[string]any
+	Ready  bool
+}
+
+// A plan is everything one render composes.
+type plan struct {
+	// Resources by composition resource name.
+	Resources map[string]composedResource
+	// Deferred lists the nodes that are not composed yet, with the reason.
+	Deferred []string
+	// Status holds the fields this function sets in the XR's status.
+	Status map[string]any
+}
+
+// A planner turns an XR's spec and the observed composed resources into a
+// plan. It holds no state between renders: everything it needs is observed.
+type planner struct {
+	xrName      string
+	namespace   string
+	clusterName string
+	spec        clusterSpec
+	observed    map[string]map[string]any
+}
+
+// Plan composes the nodes, pools and operations of one XStorageCluster.
+func (p *planner) Plan() plan {
+	out := plan{Resources: map[string]composedResource{}, Status: map[string]any{}}
+
+	activated, activationPhase := p.activation()
+	var expansion []string
+	composedNodes, readyNodes := 0, 0
+	for _, n := range p.spec.Nodes {
+		key := nodeResourcePrefix + n.Name
+		obs, seen := p.observed[key]
+		expand := false
+		switch {
+		case seen:
+			// A composed node keeps how it joined; it is never re-added.
+			expand, _, _ = unstructured.NestedBool(obs, "spec", "forProvider", "expand")
+		case activated:
+			// The backend refuses a plain add to an activated cluster: the node
+			// joins with expand: true and the backend integrates it.
+			expand = true
+		case activationPhase != "":
+			// Activation is under way: a node added now would either miss it
+			// or be refused once it finished. It waits for the outcome.
+			out.Deferred = append(out.Deferred, fmt.Sprintf("%s (waits for %s to succeed; it is %s)",
+				n.Name, p.name("activate"), activationPhase))
+			continue
+		}
+		if expand {
+			expansion = append(expansion, n.Name)
+		}
+		ready := isReady(obs)
+		out.Resources[key] = composedResource{Object: p.storageNode(n, expand), Ready: ready}
+		composedNodes++
+		if ready {
+			readyNodes++
+		}
+	}
+
+	for _, pool := range p.spec.Pools {
+		name, _ := pool["name"].(string)
+		key := poolResourcePrefix + name
+		out.Resources[key] = composedResource{Object: p.storagePool(name, pool), Ready: isReady(p.observed[key])}
+	}
+
+	var operations []any
+	addOperation := func(key string, obj map[string]any) {
+		phase := phaseOf(p.observed[key])
+		out.Resources[key] = composedResource{Object: obj, Ready: phase == "Succeeded"}
+		name, _, _ := unstructured.NestedString(obj, "metadata", "name")
+		opType, _, _ := unstructured.NestedString(obj, "spec", "forProvider", "type")
+		op := map[string]any{"name": name, "type": opType}
+		if phase != "" {
+			op["phase"] = phase
+		}
+		operations = append(operations, op)
+	}
+	addOperation(ResourceActivate, p.clusterOps(p.name("activate"), "Activate", nil))
+
+	current := ""
+	if len(expansion) > 0 {
+		current = expandResourcePrefix + changeID(expansion)
+		addOperation(current, p.clusterOps(
+			p.name(fmt.Sprintf("expand-%d-%s", composedNodes, changeID(expansion))), "Expand",
+			map[string]any{"expand": map[string]any{"expectedNodes": int64(composedNodes)}}))
+	}
+	// An earlier expansion that is still running stays composed until it
+	// finishes; deleting it would abandon it half way.
+	for _, key := range sortedKeys(p.observed) {
+		if !strings.HasPrefix(key, expandResourcePrefix) || key == current {
+			continue
+		}
+		if phase := phaseOf(p.observed[key]); phase != "Succeeded" && phase != "Failed" {
+			addOperation(key, observedCopy(p.observed[key]))
+		}
+	}
+
+	out.Status["nodes"] = map[string]any{
+		"listed":   int64(len(p.spec.Nodes)),
+		"composed": int64(composedNodes),
+		"ready":    int64(readyNodes),
+	}
+	if len(out.Deferred) > 0 {
+		out.Status["nodes"].(map[string]any)["deferred"] = toAny(out.Deferred)
+	}
+	out.Status["operations"] = operations
+	if last := p.lastOperation(); last != nil {
+		out.Status["lastOperation"] = last
+	}
+	return out
+}
+
+// activation reports whether the cluster was activated, and otherwise the
+// phase of the composed Activate operation ("" when there is none yet: the
+// first render, whose nodes are the initial ones).
+func (p *planner) activation() (bool, string) {
+	status, _, _ := unstructured.NestedString(p.observed[ResourceCluster], "status", "atProvider", "status")
+	if activatedStatuses[status] {
+		return true, ""
+	}
+	act, ok := p.observed[ResourceActivate]
+	if !ok {
+		return false, ""
+	}
+	phase := phaseOf(act)
+	if phase == "Succeeded" {
+		return true, ""
+	}
+	if phase == "" {
+		phase = "Pending"
+	}
+	return false, phase
+}
+
+// lastOperation is the newest record of the cluster's operation history.
+func (p *planner) lastOperation() map[string]any {
+	h, _, _ := unstructured.NestedSlice(p.observed[ResourceCluster], "status", "atProvider", "operationHistory")
+	if len(h) == 0 {
+		return nil
+	}
+	rec, ok := h[len(h)-1].(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := map[string]any{}
+	for _, k := range []string{"name", "kind", "type", "phase", "reason", "message", "startedAt", "completedAt"} {
+		if v, ok := rec[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// name is the object name of a composed resource: the XR's name and a suffix.
+func (p *planner) name(suffix string) string { return p.xrName + "-" + suffix }
+
+func (p *planner) storageNode(n nodeSpec, expand bool) map[string]any {
+	fp := map[string]any{}
+	for k, v := range n.Options {
+		fp[k] = v
+	}
+	fp["clusterIdRef"] = map[string]any{"name": p.clusterName}
+	fp["nodeAddress"] = n.Address
+	fp["interfaceName"] = n.Interface
+	if expand {
+		fp["expand"] = true
+	}
+	return p.managed("StorageNode", p.name(n.Name), fp)
+}
+
+func (p *planner) storagePool(name string, params map[string]any) map[string]any {
+	fp := map[string]any{}
+	for k, v := range params {
+		fp[k] = v
+	}
+	fp["clusterIdRef"] = map[string]any{"name": p.clusterName}
+	return p.managed("StoragePool", p.name("pool-"+name), fp)
+}
+
+func (p *planner) clusterOps(name, opType string, params map[string]any) map[string]any {
+	fp := map[string]any{}
+	for k, v := range p.spec.Operations {
+		fp[k] = v
+	}
+	for k, v := range params {
+		fp[k] = v
+	}
+	fp["type"] = opType
+	fp["clusterIdRef"] = map[string]any{"name": p.clusterName}
+	return p.managed("ClusterOps", name, fp)
+}
+
+func (p *planner) managed(kind, name string, forProvider map[string]any) map[string]any {
+	meta := map[string]any{"name": name}
+	if p.namespace != "" {
+		meta["namespace"] = p.namespace
+	}
+	spec := map[string]any{"forProvider": forProvider}
+	if p.spec.ProviderConfigRef != nil {
+		spec["providerConfigRef"] = p.spec.ProviderConfigRef
+	}
+	return map[string]any{"apiVersion": APIVersion, "kind": kind, "metadata": meta, "spec": spec}
+}
+
+// observedCopy is the desired form of an observed resource: its identity and
+// spec, without status or server-set metadata.
+func observedCopy(obs map[string]any) map[string]any {
+	meta := map[string]any{}
+	for _, k := range []string{"name", "namespace"} {
+		if v, ok, _ := unstructured.NestedString(obs, "metadata", k); ok {
+			meta[k] = v
+		}
+	}
+	return map[string]any{
+		"apiVersion": obs["apiVersion"], "kind": obs["kind"], "metadata": meta,
+		"spec": runtime.DeepCopyJSONValue(obs["spec"]),
+	}
+}
+
+// changeID names a set of added nodes: the same set always gets the same ID.
+func changeID(nodes []string) string {
+	s := append([]string(nil), nodes...)
+	sort.Strings(s)
+	sum := sha256.Sum256([]byte(strings.Join(s, ",")))
+	return hex.EncodeToString(sum[:])[:8]
+}
+
+func isReady(obj map[string]any) bool {
+	conds, _, _ := unstructured.NestedSlice(obj, "status", "conditions")
+	for _, c := range conds {
+		m, ok := c.(map[string]any)
+		if ok && m["type"] == "Ready" && m["status"] == "True" {
+			return true
+		}
+	}
+	return false
+}
+
+func phaseOf(obj map[string]any) string {
+	phase, _, _ := unstructured.NestedString(obj, "status", "atProvider", "phase")
+	return phase
+}
+
+func sortedKeys(m map[string]map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func toAny(s []string) []any {
+	out := make([]any, len(s))
+	for i := range s {
+		out[i] = s[i]
+	}
+	return out
+}
