@@ -25,21 +25,78 @@ generate:
 
 ## check-generate: fail when `make generate` changes the tree (CI runs this)
 check-generate: generate
-	@if [ -n "$$(git status --porcelain -- apis package)" ]; then \
-		echo "make generate left a dirty tree; run it and commit the result:"; git status --porcelain -- apis package; exit 1; fi
+	@if [ -n "$$(git status --porcelain -- apis package examples/composition)" ]; then \
+		echo "make generate left a dirty tree; run it and commit the result:"; git status --porcelain -- apis package examples/composition; exit 1; fi
 
 ## envtest-binaries: fetch or build kube-apiserver and etcd (cached under ~/.cache/provider-simplyblock)
 envtest-binaries:
 	@bash hack/envtest-binaries.sh >/dev/null
 
+## crossplane-tools: build the Crossplane CLI, core and function-patch-and-transform (cached under ~/.cache/provider-simplyblock)
+.PHONY: crossplane-tools
+crossplane-tools:
+	@bash hack/crossplane-tools.sh >/dev/null
+
+# The Crossplane package and its runtime image, built without a Docker engine. XPKG_ARCH picks the architecture
+# (GOARCH=arm64 make xpkg works too; give each architecture its own XPKG_FILE to keep both). XPKG_BASE=<tarball of
+# `docker save` of one image, e.g. gcr.io/distroless/static:nonroot> puts the binary on that base instead of an
+# empty one. On the empty base the host's CA bundle (XPKG_CA_CERTIFICATES) is installed when present, as distroless
+# would have it.
+XPKG_DIR := _output/xpkg
+XPKG_ARCH ?= $(shell $(GO) env GOARCH)
+XPKG_BASE ?=
+XPKG_CA_CERTIFICATES ?= /etc/ssl/certs/ca-certificates.crt
+XPKG_RUNTIME := $(XPKG_DIR)/provider-simplyblock-runtime-$(VERSION)-linux-$(XPKG_ARCH).tar
+XPKG_FILE ?= $(XPKG_DIR)/provider-simplyblock-$(VERSION).xpkg
+
+## image-tarball: the provider's runtime image (static binary, user 65532) as an image tarball in _output/xpkg,
+## built without a Docker engine by cluster/images/provider/imagetar (`docker load -i` reads it)
+.PHONY: image-tarball
+image-tarball:
+	@mkdir -p $(XPKG_DIR)/linux_$(XPKG_ARCH)
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(XPKG_ARCH) $(GO) build -trimpath -ldflags "$(LDFLAGS) -s -w" \
+		-o $(XPKG_DIR)/linux_$(XPKG_ARCH)/provider ./cmd/provider
+	env -u GOOS -u GOARCH $(GO) run ./cluster/images/provider/imagetar \
+		--binary=$(XPKG_DIR)/linux_$(XPKG_ARCH)/provider --arch=$(XPKG_ARCH) --version=$(VERSION) \
+		--tag=provider-simplyblock-runtime:$(VERSION) --out=$(XPKG_RUNTIME) \
+		$(if $(XPKG_BASE),--base=$(XPKG_BASE),$(if $(wildcard $(XPKG_CA_CERTIFICATES)),--ca-certificates=$(XPKG_CA_CERTIFICATES)))
+
+## xpkg: build the Crossplane package _output/xpkg/provider-simplyblock-$(VERSION).xpkg offline: package/ (Provider
+## meta and CRDs), examples/ and the embedded runtime image; push it with `crossplane xpkg push`
+.PHONY: xpkg
+xpkg: image-tarball
+	@tools=$$(bash hack/crossplane-tools.sh) && \
+	"$$tools/crossplane" xpkg build --package-root=package --examples-root=examples \
+		--embed-runtime-image-tarball=$(XPKG_RUNTIME) --package-file=$(XPKG_FILE) && \
+	echo "xpkg: $(XPKG_FILE) ($$(du -h $(XPKG_FILE) | cut -f1), linux/$(XPKG_ARCH))"
+
+## function-xpkg: build the package of function-storagecluster (the composition function of examples/composition)
+## offline, like xpkg: _output/xpkg/function-storagecluster-$(VERSION).xpkg
+FUNCTION_XPKG_RUNTIME := $(XPKG_DIR)/function-storagecluster-runtime-$(VERSION)-linux-$(XPKG_ARCH).tar
+FUNCTION_XPKG_FILE ?= $(XPKG_DIR)/function-storagecluster-$(VERSION).xpkg
+.PHONY: function-xpkg
+function-xpkg:
+	@mkdir -p $(XPKG_DIR)/linux_$(XPKG_ARCH)
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(XPKG_ARCH) $(GO) build -trimpath -ldflags "$(LDFLAGS) -s -w" \
+		-o $(XPKG_DIR)/linux_$(XPKG_ARCH)/function-storagecluster ./cmd/function-storagecluster
+	env -u GOOS -u GOARCH $(GO) run ./cluster/images/provider/imagetar \
+		--binary=$(XPKG_DIR)/linux_$(XPKG_ARCH)/function-storagecluster --arch=$(XPKG_ARCH) --version=$(VERSION) \
+		--entrypoint=/usr/local/bin/function-storagecluster \
+		--tag=function-storagecluster-runtime:$(VERSION) --out=$(FUNCTION_XPKG_RUNTIME)
+	@tools=$$(bash hack/crossplane-tools.sh) && \
+	"$$tools/crossplane" xpkg build --package-root=cluster/images/function-storagecluster/package \
+		--embed-runtime-image-tarball=$(FUNCTION_XPKG_RUNTIME) --package-file=$(FUNCTION_XPKG_FILE) && \
+	echo "function-xpkg: $(FUNCTION_XPKG_FILE) ($$(du -h $(FUNCTION_XPKG_FILE) | cut -f1), linux/$(XPKG_ARCH))"
+
 vet:
 	$(GO) vet ./...
 
-## test: all test tiers; kube-apiserver and etcd are provided by hack/envtest-binaries.sh
+## test: all test tiers; kube-apiserver and etcd are provided by hack/envtest-binaries.sh, the Crossplane CLI, core
+## and function-patch-and-transform (composition render tests, xpkg) by hack/crossplane-tools.sh
 test: vet
 	@mkdir -p _output && rm -f _output/crash-matrix.txt
-	@assets=$$(bash hack/envtest-binaries.sh) && \
-	KUBEBUILDER_ASSETS="$$assets" CRASH_SUMMARY_FILE=$(CURDIR)/_output/crash-matrix.txt \
+	@assets=$$(bash hack/envtest-binaries.sh) && tools=$$(bash hack/crossplane-tools.sh) && \
+	KUBEBUILDER_ASSETS="$$assets" CROSSPLANE_TOOLS="$$tools" CRASH_SUMMARY_FILE=$(CURDIR)/_output/crash-matrix.txt \
 	$(GO) test -count=1 -race -timeout 30m ./...
 	@if [ -f _output/crash-matrix.txt ]; then echo; echo "Crash matrix (test/crash):"; cat _output/crash-matrix.txt; fi
 
