@@ -1,0 +1,109 @@
+-- Argo CD health check for a simplyblock operation (ClusterOps,
+-- StorageNodeOps), from status.atProvider.phase. Argo CD runs scripts from
+-- argocd-cm without the Lua standard libraries, so this one uses only the
+-- base and table libraries.
+--
+--   Succeeded                      -> Healthy      "<reason>: <message>"
+--   Failed                         -> Degraded     "<reason>: <message>"
+--   Pending (queued or waiting     -> Progressing  "<reason>: <message>"; a queued
+--     for its precondition)                        operation's message names its
+--                                                  queue position
+--   Running                        -> Progressing  "<reason> (step k of n): <message>",
+--                                                  "(d of n nodes done)" for a
+--                                                  NodeRollingRestart
+--   not picked up yet              -> Progressing; Degraded with the Synced message
+--                                     when the provider cannot reconcile it (for
+--                                     example a reference that does not resolve)
+--   unfinished and paused          -> Suspended
+--     (crossplane.io/paused)
+
+local hs = {}
+
+local function says(reason, message)
+  if message ~= nil and message ~= "" then
+    if reason ~= nil and reason ~= "" then
+      return reason .. ": " .. message
+    end
+    return message
+  end
+  if reason ~= nil and reason ~= "" then
+    return reason
+  end
+  return ""
+end
+
+local at = {}
+local synced = nil
+if obj.status ~= nil then
+  if obj.status.atProvider ~= nil then
+    at = obj.status.atProvider
+  end
+  if obj.status.conditions ~= nil then
+    for _, c in ipairs(obj.status.conditions) do
+      if c.type == "Synced" then
+        synced = c
+      end
+    end
+  end
+end
+local phase = at.phase
+
+if phase == "Succeeded" then
+  hs.status = "Healthy"
+  hs.message = says(at.reason, at.message)
+  return hs
+end
+if phase == "Failed" then
+  hs.status = "Degraded"
+  hs.message = says(at.reason, at.message)
+  return hs
+end
+
+local failing = synced ~= nil and synced.status == "False"
+if failing and synced.reason == "ReconcilePaused" then
+  hs.status = "Suspended"
+  hs.message = "Reconciliation is paused (annotation crossplane.io/paused)"
+  if phase ~= nil and phase ~= "" then
+    hs.message = hs.message .. "; the operation stays " .. says(phase, says(at.reason, at.message))
+  end
+  return hs
+end
+
+if phase == nil or phase == "" then
+  if failing then
+    hs.status = "Degraded"
+    hs.message = says(nil, synced.message)
+    if hs.message == "" then
+      hs.message = says(synced.reason, nil)
+    end
+    return hs
+  end
+  hs.status = "Progressing"
+  hs.message = "Waiting for the provider to pick up the operation"
+  return hs
+end
+
+local reason = at.reason
+if reason == nil or reason == "" then
+  reason = phase
+end
+local p = at.progress
+if phase == "Running" and p ~= nil and p.total ~= nil and p.total > 0 then
+  local done = p.done
+  if done == nil then
+    done = 0
+  end
+  local rolling = obj.spec ~= nil and obj.spec.forProvider ~= nil and obj.spec.forProvider.type == "NodeRollingRestart"
+  if rolling then
+    reason = reason .. " (" .. tostring(done) .. " of " .. tostring(p.total) .. " nodes done)"
+  elseif done < p.total then
+    reason = reason .. " (step " .. tostring(done + 1) .. " of " .. tostring(p.total) .. ")"
+  end
+end
+
+hs.status = "Progressing"
+hs.message = says(reason, at.message)
+if failing and synced.message ~= nil and synced.message ~= "" then
+  hs.message = hs.message .. " (the last reconcile failed: " .. synced.message .. ")"
+end
+return hs
