@@ -109,9 +109,15 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
+// maxIdleConns is how many idle connections to the control plane are kept
+// for reuse. Operations on many clusters read it concurrently; with Go's
+// default of two per host most requests paid for a new TLS handshake.
+const maxIdleConns = 64
+
 // newTransport clones the default transport with the configured TLS trust.
 func newTransport(cfg Config) (*http.Transport, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = maxIdleConns, maxIdleConns
 	tlsCfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: cfg.InsecureSkipVerify} //nolint:gosec // opt-in
 	if len(cfg.CABundle) > 0 {
 		pool, err := x509.SystemCertPool()

@@ -85,10 +85,10 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
-		For(&v1alpha1.ClusterOps{}).
+		For(&v1alpha1.ClusterOps{}, ops.OperationChanged(engine)).
 		// A change of a StorageCluster (its lock released, its status
 		// changed) wakes the operations waiting on it.
-		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient()))))
+		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient())), ops.LockChanged()))
 	if err != nil {
 		return err
 	}

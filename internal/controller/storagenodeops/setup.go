@@ -89,10 +89,10 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
-		For(&v1alpha1.StorageNodeOps{}).
+		For(&v1alpha1.StorageNodeOps{}, ops.OperationChanged(engine)).
 		// A change of a StorageCluster (its lock released) wakes the node
 		// operations queued on it.
-		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient()))))
+		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient())), ops.LockChanged()))
 	if err != nil {
 		return err
 	}
