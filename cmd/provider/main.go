@@ -81,7 +81,9 @@ func main() {
 	// The API client's rate limit follows the reconcile budgets: the
 	// steady-state controllers' and the operation controllers'.
 	mgr, err := ctrl.NewManager(ratelimiter.LimitRESTConfig(cfg, *maxReconcileRate+max(*opsReconcileRate, 0)), ctrl.Options{
-		Cache:                      cache.Options{SyncPeriod: syncInterval},
+		// managedFields are never read here; not caching them saves about a
+		// third of the memory held for every object.
+		Cache:                      cache.Options{SyncPeriod: syncInterval, DefaultTransform: cache.TransformStripManagedFields()},
 		Metrics:                    metricsserver.Options{BindAddress: *metricsAddr},
 		HealthProbeBindAddress:     *healthAddr,
 		LeaderElection:             *leaderElection,

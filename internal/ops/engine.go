@@ -19,7 +19,6 @@ package ops
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
@@ -69,38 +68,6 @@ type Engine struct {
 	EvidenceGrace time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
-
-	// soon holds, by UID, the operations whose last reconcile made progress
-	// the next one can build on at once.
-	soon sync.Map
-}
-
-// Continues reports, once, whether the status write of o's last reconcile
-// carries progress that the next reconcile can build on at once: a call due
-// but persisted first, a lock just taken, a step finished. Only such a write
-// wakes the operation (OperationChanged); the next reconcile then reads the
-// object as written, from the cache.
-func (e *Engine) Continues(o client.Object) bool {
-	_, ok := e.soon.LoadAndDelete(o.GetUID())
-	return ok
-}
-
-// progressed says whether an operation's status moved on in a way its next
-// reconcile can act on without anything else changing.
-func progressed(before, after *v1alpha1.OperationStatus) bool {
-	switch {
-	case isTerminal(after.Phase):
-		return false
-	case before.Phase != after.Phase, before.Reason != after.Reason, before.Step != after.Step:
-		return true
-	case (before.StartedAt == nil) != (after.StartedAt == nil), len(before.Targets) != len(after.Targets):
-		return true
-	case (before.Guard == nil) != (after.Guard == nil):
-		return true
-	case before.Guard != nil && after.Guard != nil && before.Guard.Outcome != after.Guard.Outcome:
-		return true
-	}
-	return false
 }
 
 // A Run is one reconcile's view of one operation.
@@ -200,11 +167,7 @@ func (e *Engine) Observe(ctx context.Context, r Run) (bool, error) {
 	}
 	o.SetConditions(withTime(conditionFor(st)))
 	if trigger && !kerrors.Semantic.DeepEqual(before, st) {
-		trigger = false // persist first, then continue at once
-		e.soon.Store(o.GetUID(), struct{}{})
-	}
-	if progressed(before, st) {
-		e.soon.Store(o.GetUID(), struct{}{})
+		trigger = false // persist first; the status write wakes the next reconcile
 	}
 	if !kerrors.Semantic.DeepEqual(before.Phase, st.Phase) || before.Reason != st.Reason {
 		e.log(o).Debug("Operation changed phase", "phase", st.Phase, "reason", st.Reason, "message", st.Message)

@@ -79,9 +79,10 @@ type PollIntervals struct {
 	// Fast for the first FastFor after the step's call, then Running.
 	Fast, Running time.Duration
 	FastFor       time.Duration
-	// Waiting is the poll interval while queued (a released lock wakes
-	// queued operations at once). An operation holding the lock and waiting
-	// for a precondition polls at Running.
+	// Waiting is the poll interval while queued: a change of the lock
+	// wakes the operation first in line at once, so this only refreshes
+	// the queue positions of the others and catches a holder that vanished
+	// without releasing the lock.
 	Waiting time.Duration
 	// Watched replaces Fast and Running while a Watcher wakes the
 	// operation on every change the backend shows: it only bounds how late
@@ -95,7 +96,7 @@ type PollIntervals struct {
 // DefaultPollIntervals see completion within about a second.
 var DefaultPollIntervals = PollIntervals{
 	Fast: 250 * time.Millisecond, Running: time.Second, FastFor: 30 * time.Second,
-	Waiting: 5 * time.Second, Watched: 5 * time.Second, Jitter: 0.1,
+	Waiting: 30 * time.Second, Watched: 5 * time.Second, Jitter: 0.1,
 }
 
 // finishedPoll is the requeue of a finished operation without a TTL: it is

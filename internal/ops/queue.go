@@ -157,3 +157,25 @@ func ClusterQueue(ctx context.Context, kube client.Reader, cluster types.Namespa
 	}
 	return out, nil
 }
+
+// NextWaiting returns the operation first in line among objs for a target
+// whose lock is held by holder (nil when free), or nil when none waits. A
+// change of the lock wakes only this one: it is the only one that can take
+// the lock; the others update their queue position on their next poll.
+func NextWaiting(objs []Object, holder *v1alpha1.OperationReference) Object {
+	waiting := make([]Object, 0, len(objs))
+	for _, q := range objs {
+		if IsTerminal(q) || q.GetDeletionTimestamp() != nil || (holder != nil && q.GetUID() == holder.UID) {
+			continue
+		}
+		if q.GetOperationStatus().StartedAt != nil {
+			continue // started: it holds or just released the lock
+		}
+		waiting = append(waiting, q)
+	}
+	if len(waiting) == 0 {
+		return nil
+	}
+	QueueOrder(waiting)
+	return waiting[0]
+}

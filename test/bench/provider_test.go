@@ -343,6 +343,28 @@ func splitLabels(s string) []string {
 	return out
 }
 
+// waitIdle waits until the provider's controller has reconciled at least n
+// times and has nothing queued: every object it watches was seen once.
+func (p *provider) waitIdle(t *testing.T, controller string, n int, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		m, err := p.metrics()
+		if err == nil {
+			done := m.sumBy("controller_runtime_reconcile_total", "controller")[controller]
+			depth := m.sumBy("workqueue_depth", "name")[controller]
+			if done >= float64(n) && depth == 0 {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %.0f reconciles, %.0f queued after %s; want %d and none", controller, done, depth, timeout, n)
+			}
+		}
+		p.alive(t)
+		time.Sleep(time.Second)
+	}
+}
+
 // sumBy sums the samples of metric by one label's value.
 func (p promText) sumBy(metric, label string) map[string]float64 {
 	out := map[string]float64{}

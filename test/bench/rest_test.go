@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
 
@@ -34,7 +36,7 @@ type restResult struct {
 	Operations    int     `json:"operations"`
 	WindowSeconds float64 `json:"windowSeconds"`
 	// SetupSeconds: from starting the provider until every StorageCluster
-	// was Synced and every operation finished.
+	// was Synced and every (already finished) operation was reconciled once.
 	SetupSeconds  float64        `json:"setupSeconds"`
 	SettleSeconds float64        `json:"settleSeconds"`
 	Phases        map[string]int `json:"phases"`
@@ -60,21 +62,36 @@ func runRest(t *testing.T) {
 	s := newScenario(t, "rest", 100)
 	clusters := s.seedClusters(m, 3, sb.ClusterActive)
 	w := s.watchOps()
-	setupStart := time.Now()
-	p := startProvider(t, "rest")
-	// Activate on an active cluster: each one takes its cluster's lock,
-	// finds nothing to do and finishes without a backend call.
+	// Operations that finished before the provider started, as the
+	// provider finds them after a restart: created with its finalizer and a
+	// finished status. (Running 10,000 operations through their lifecycle
+	// first is bound by the API server: about six writes each, over a
+	// quarter of an hour on two cores, and it is what the burst measures.)
+	finished := metav1.NewTime(time.Now().Add(-time.Hour).Truncate(time.Second))
 	parallel(t, k, 32, func(i int) error {
 		c := clusters[i%m]
 		name := fmt.Sprintf("%s-a%05d", c.Name, i/m)
-		if err := world.kube.Create(ctxBg, s.clusterOps(name, c.Name, "Activate", nil)); err != nil {
+		u := s.clusterOps(name, c.Name, "Activate", nil)
+		u.SetFinalizers([]string{"finalizer.managedresource.crossplane.io"})
+		if err := world.kube.Create(ctxBg, u); err != nil {
+			return err
+		}
+		u.Object["status"] = map[string]any{"atProvider": map[string]any{
+			"phase": "Succeeded", "reason": "NothingToDo", "message": "the cluster is already active",
+			"startedAt": finished.UTC().Format(time.RFC3339), "completedAt": finished.UTC().Format(time.RFC3339),
+			"progress": map[string]any{"done": int64(1), "total": int64(1)},
+		}}
+		if err := world.kube.Status().Update(ctxBg, u); err != nil {
 			return err
 		}
 		w.created(name, time.Now())
 		return nil
 	})
+	setupStart := time.Now()
+	p := startProvider(t, "rest")
 	s.waitClustersSynced(p, m, sz.RestSetupTimeout)
 	w.waitTerminal(t, p, k, sz.RestSetupTimeout-time.Since(setupStart))
+	p.waitIdle(t, "managed/clusterops.simplyblock.m.crossplane.io", k, sz.RestSetupTimeout-time.Since(setupStart))
 	setup := time.Since(setupStart)
 	r := &restResult{Clusters: m, Operations: k, SetupSeconds: secs(setup), Phases: map[string]int{}}
 	for _, rec := range w.records() {
@@ -131,7 +148,7 @@ func runRest(t *testing.T) {
 
 	tb := &table{title: fmt.Sprintf("rest: %d StorageClusters + %d finished operations, window %s", m, k, window.Round(time.Second))}
 	tb.add("METRIC", "VALUE", "")
-	tb.add("setup: provider start to all Synced/finished (s)", r.SetupSeconds)
+	tb.add("setup: provider start to all Synced and reconciled (s)", r.SetupSeconds)
 	for _, key := range sortedKeys(r.Phases) {
 		tb.add("phase/reason "+key, r.Phases[key])
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -85,20 +86,27 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
-		For(&v1alpha1.ClusterOps{}, ops.OperationChanged(engine)).
+		For(&v1alpha1.ClusterOps{}).
 		// A change of a StorageCluster (its lock released, its status
 		// changed) wakes the operations waiting on it.
-		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient())), ops.LockChanged()))
+		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient())), builder.WithPredicates(ops.LockChanged())))
 	if err != nil {
 		return err
 	}
 	return b.Complete(ratelimiter.NewReconciler(name, r, s.RateLimiter(o.GlobalRateLimiter)))
 }
 
-// waitingOn maps a StorageCluster to the unfinished ClusterOps targeting it.
+// waitingOn maps a change of a StorageCluster (its lock, history or external
+// name) to the ClusterOps first in its queue, and to those not queued yet
+// (their reference to it may resolve now).
 func waitingOn(kube client.Reader) handler.MapFunc {
 	return func(ctx context.Context, o client.Object) []reconcile.Request {
+		sc, ok := o.(*v1alpha1.StorageCluster)
+		if !ok {
+			return nil
+		}
 		var reqs []reconcile.Request
+		var all []ops.Object
 		seen := map[types.NamespacedName]bool{}
 		for _, key := range []string{ops.RefKey(o.GetName()), ops.IDKey(meta.GetExternalName(o))} {
 			l := &v1alpha1.ClusterOpsList{}
@@ -106,11 +114,22 @@ func waitingOn(kube client.Reader) handler.MapFunc {
 				continue
 			}
 			for i := range l.Items {
-				nn := types.NamespacedName{Namespace: l.Items[i].Namespace, Name: l.Items[i].Name}
-				if !ops.IsTerminal(&l.Items[i]) && !seen[nn] {
-					seen[nn] = true
+				op := &l.Items[i]
+				nn := types.NamespacedName{Namespace: op.Namespace, Name: op.Name}
+				if seen[nn] {
+					continue
+				}
+				seen[nn] = true
+				all = append(all, op)
+				if st := op.Status.AtProvider; st.Phase == "" || st.Reason == ops.ReasonWaitingForTarget {
 					reqs = append(reqs, reconcile.Request{NamespacedName: nn})
 				}
+			}
+		}
+		if next := ops.NextWaiting(all, sc.Status.AtProvider.ActiveOperation); next != nil {
+			nn := types.NamespacedName{Namespace: next.GetNamespace(), Name: next.GetName()}
+			if st := next.GetOperationStatus(); st.Phase != "" && st.Reason != ops.ReasonWaitingForTarget {
+				reqs = append(reqs, reconcile.Request{NamespacedName: nn})
 			}
 		}
 		return reqs

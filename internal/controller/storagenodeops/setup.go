@@ -27,6 +27,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -89,31 +90,39 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
-		For(&v1alpha1.StorageNodeOps{}, ops.OperationChanged(engine)).
+		For(&v1alpha1.StorageNodeOps{}).
 		// A change of a StorageCluster (its lock released) wakes the node
 		// operations queued on it.
-		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient())), ops.LockChanged()))
+		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient())), builder.WithPredicates(ops.LockChanged())))
 	if err != nil {
 		return err
 	}
 	return b.Complete(ratelimiter.NewReconciler(name, r, s.RateLimiter(o.GlobalRateLimiter)))
 }
 
-// waitingOn maps a StorageCluster to the unfinished StorageNodeOps queued on
-// it.
+// waitingOn maps a change of a StorageCluster's lock to the StorageNodeOps
+// first in its queue.
 func waitingOn(kube client.Reader) handler.MapFunc {
 	return func(ctx context.Context, o client.Object) []reconcile.Request {
+		sc, ok := o.(*v1alpha1.StorageCluster)
+		if !ok {
+			return nil
+		}
 		key := types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}
 		queue, err := ops.ClusterQueue(ctx, kube, key, meta.GetExternalName(o))
 		if err != nil {
 			return nil
 		}
-		var reqs []reconcile.Request
+		var nodeOps []ops.Object
 		for _, q := range queue {
-			if _, isNodeOp := q.(*v1alpha1.StorageNodeOps); isNodeOp && !ops.IsTerminal(q) {
-				reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: q.GetNamespace(), Name: q.GetName()}})
+			if _, isNodeOp := q.(*v1alpha1.StorageNodeOps); isNodeOp {
+				nodeOps = append(nodeOps, q)
 			}
 		}
-		return reqs
+		next := ops.NextWaiting(nodeOps, sc.Status.AtProvider.ActiveOperation)
+		if next == nil {
+			return nil
+		}
+		return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: next.GetNamespace(), Name: next.GetName()}}}
 	}
 }

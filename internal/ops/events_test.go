@@ -1,0 +1,116 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package ops
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+)
+
+func TestLockChanged(t *testing.T) {
+	lockedBy := func(uid string) func(c *v1alpha1.StorageCluster) {
+		return func(c *v1alpha1.StorageCluster) {
+			c.Status.AtProvider.ActiveOperation = &v1alpha1.OperationReference{Name: uid, UID: types.UID(uid)}
+		}
+	}
+	recorded := func(uid string) func(c *v1alpha1.StorageCluster) {
+		return func(c *v1alpha1.StorageCluster) {
+			c.Status.AtProvider.OperationHistory = append(c.Status.AtProvider.OperationHistory,
+				v1alpha1.OperationRecord{Name: uid, UID: types.UID(uid), Phase: v1alpha1.OperationSucceeded})
+		}
+	}
+	cluster := func(mods ...func(c *v1alpha1.StorageCluster)) *v1alpha1.StorageCluster {
+		c := &v1alpha1.StorageCluster{}
+		c.Status.AtProvider.Status = "active"
+		for _, m := range mods {
+			m(c)
+		}
+		return c
+	}
+	cases := map[string]struct {
+		reason   string
+		old, new *v1alpha1.StorageCluster
+		want     bool
+	}{
+		"LockTaken":     {reason: "Taking the free lock moves the queue.", old: cluster(), new: cluster(lockedBy("a")), want: true},
+		"LockReleased":  {reason: "Releasing the lock moves the queue.", old: cluster(lockedBy("a")), new: cluster(recorded("a")), want: true},
+		"HolderChanged": {reason: "A lock taken over moves the queue.", old: cluster(lockedBy("a")), new: cluster(lockedBy("b")), want: true},
+		"Recorded": {reason: "A new history record (an operation finished) moves the queue.",
+			old: cluster(lockedBy("a")), new: cluster(lockedBy("a"), recorded("b")), want: true},
+		"OtherStatus": {reason: "A backend status change under the same holder does not concern the waiting operations.",
+			old: cluster(lockedBy("a")), new: func() *v1alpha1.StorageCluster {
+				c := cluster(lockedBy("a"))
+				c.Status.AtProvider.Status = "in_expansion"
+				return c
+			}(), want: false},
+	}
+	p := LockChanged()
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := p.Update(event.UpdateEvent{ObjectOld: tc.old, ObjectNew: tc.new})
+			if got != tc.want {
+				t.Errorf("\n%s\nLockChanged().Update(...) = %t, want %t", tc.reason, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestNextWaiting(t *testing.T) {
+	op := func(name string, created time.Duration, mods ...func(o *v1alpha1.ClusterOps)) Object {
+		o := &v1alpha1.ClusterOps{}
+		o.SetName(name)
+		o.SetUID(types.UID(name))
+		o.SetCreationTimestamp(metav1.NewTime(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC).Add(created)))
+		for _, m := range mods {
+			m(o)
+		}
+		return o
+	}
+	started := func(o *v1alpha1.ClusterOps) { o.Status.AtProvider.StartedAt = &metav1.Time{} }
+	done := func(o *v1alpha1.ClusterOps) { o.Status.AtProvider.Phase = v1alpha1.OperationSucceeded }
+	cases := map[string]struct {
+		reason string
+		objs   []Object
+		holder *v1alpha1.OperationReference
+		want   string
+	}{
+		"FirstCreated": {reason: "The operation created first is next.",
+			objs: []Object{op("b", 2*time.Second), op("a", time.Second)}, want: "a"},
+		"SkipsHolderFinishedAndStarted": {reason: "The holder, finished operations and one that just released the lock are not waiting.",
+			objs:   []Object{op("h", 0), op("f", time.Second, done), op("s", 2*time.Second, started), op("w", 3*time.Second)},
+			holder: &v1alpha1.OperationReference{UID: "h"}, want: "w"},
+		"NoneWaiting": {reason: "Nobody is next when nobody waits.", objs: []Object{op("f", 0, done)}, want: ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := ""
+			if n := NextWaiting(tc.objs, tc.holder); n != nil {
+				got = n.GetName()
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("\n%s\nNextWaiting(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
