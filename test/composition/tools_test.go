@@ -53,6 +53,9 @@ func needTools(t *testing.T) tools {
 	t.Helper()
 	dir := os.Getenv(toolsEnv)
 	if dir == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not set; make test sets it to the folder printed by hack/crossplane-tools.sh", toolsEnv)
+		}
 		t.Skipf("%s is not set; run make test, or set it to the folder printed by hack/crossplane-tools.sh", toolsEnv)
 	}
 	tl := tools{
