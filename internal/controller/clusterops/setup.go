@@ -20,23 +20,16 @@ import (
 	"context"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
-	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/managedcontroller"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
-	"github.com/simplyblock/provider-simplyblock/internal/providerconfig"
 )
 
 // SetupGated registers Setup to run once the ClusterOps CRD is established.
@@ -48,52 +41,20 @@ func SetupGated(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 
 // Setup adds a controller that runs ClusterOps operations.
 func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
-	name := managed.ControllerName(v1alpha1.ClusterOpsGroupKind)
-	if err := ops.RegisterIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
-		return err
-	}
-	opts, err := managedcontroller.Options(mgr, o, name, &v1alpha1.ClusterOpsList{})
-	if err != nil {
-		return err
-	}
-	observer := ops.NewObserver(s.ObserveMaxAge)
-	watcher := s.NewWatcher(observer, func() client.Object { return &v1alpha1.ClusterOps{} }, o.Logger.WithValues("controller", name))
-	engine := &ops.Engine{
-		Kind: v1alpha1.ClusterOpsKind,
-		Kube: mgr.GetClient(),
+	return managedcontroller.SetupOperations(mgr, o, s, managedcontroller.OperationKind[*v1alpha1.ClusterOps]{
+		GroupKind:        v1alpha1.ClusterOpsGroupKind,
+		GroupVersionKind: v1alpha1.ClusterOpsGroupVersionKind,
+		List:             &v1alpha1.ClusterOpsList{},
+		New:              func() *v1alpha1.ClusterOps { return &v1alpha1.ClusterOps{} },
 		Lock: &ops.Lock{
-			Kube: mgr.GetClient(), Reader: mgr.GetAPIReader(),
 			NewTarget: func() ops.Target { return &v1alpha1.StorageCluster{} },
 			Kind:      v1alpha1.ClusterOpsKind,
 			NewHolder: func() ops.Object { return &v1alpha1.ClusterOps{} },
 			Holders:   map[string]func() ops.Object{v1alpha1.StorageNodeOpsKind: func() ops.Object { return &v1alpha1.StorageNodeOps{} }},
 		},
-		Observer:      observer,
-		Watcher:       watcher,
-		Recorder:      event.NewAPIRecorder(mgr.GetEventRecorderFor(name)),
-		Log:           o.Logger.WithValues("controller", name),
-		EvidenceGrace: s.EvidenceGrace,
-	}
-	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[*v1alpha1.ClusterOps]{
-		Kube:    mgr.GetClient(),
-		Usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),
-		Clients: &providerconfig.ClientCache{NewClient: providerconfig.NewClient},
-		Engine:  engine,
-		Run:     runFor,
-	}, s)...)
-
-	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.ClusterOpsGroupVersionKind), opts...)
-	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
-		Named(name).
-		WithOptions(o.ForControllerRuntime()).
-		For(&v1alpha1.ClusterOps{}).
-		// A change of a StorageCluster (its lock released, its status
-		// changed) wakes the operations waiting on it.
-		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient())), builder.WithPredicates(ops.LockChanged())))
-	if err != nil {
-		return err
-	}
-	return b.Complete(ratelimiter.NewReconciler(name, r, s.RateLimiter(o.GlobalRateLimiter)))
+		Run:       runFor,
+		WaitingOn: waitingOn,
+	})
 }
 
 // waitingOn maps a change of a StorageCluster (its lock, history or external

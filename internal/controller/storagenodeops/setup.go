@@ -20,23 +20,16 @@ import (
 	"context"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
-	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/managedcontroller"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
-	"github.com/simplyblock/provider-simplyblock/internal/providerconfig"
 )
 
 // SetupGated registers Setup to run once the StorageNodeOps CRD is
@@ -49,21 +42,12 @@ func SetupGated(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 
 // Setup adds a controller that runs StorageNodeOps operations.
 func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
-	name := managed.ControllerName(v1alpha1.StorageNodeOpsGroupKind)
-	if err := ops.RegisterIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
-		return err
-	}
-	opts, err := managedcontroller.Options(mgr, o, name, &v1alpha1.StorageNodeOpsList{})
-	if err != nil {
-		return err
-	}
-	observer := ops.NewObserver(s.ObserveMaxAge)
-	watcher := s.NewWatcher(observer, func() client.Object { return &v1alpha1.StorageNodeOps{} }, o.Logger.WithValues("controller", name))
-	engine := &ops.Engine{
-		Kind: v1alpha1.StorageNodeOpsKind,
-		Kube: mgr.GetClient(),
+	return managedcontroller.SetupOperations(mgr, o, s, managedcontroller.OperationKind[*v1alpha1.StorageNodeOps]{
+		GroupKind:        v1alpha1.StorageNodeOpsGroupKind,
+		GroupVersionKind: v1alpha1.StorageNodeOpsGroupVersionKind,
+		List:             &v1alpha1.StorageNodeOpsList{},
+		New:              func() *v1alpha1.StorageNodeOps { return &v1alpha1.StorageNodeOps{} },
 		Lock: &ops.Lock{
-			Kube: mgr.GetClient(), Reader: mgr.GetAPIReader(),
 			// Node operations take their cluster's lock and keep their
 			// history on their node.
 			NewTarget:  func() ops.Target { return &v1alpha1.StorageCluster{} },
@@ -72,32 +56,9 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
 			NewHolder:  func() ops.Object { return &v1alpha1.StorageNodeOps{} },
 			Holders:    map[string]func() ops.Object{v1alpha1.ClusterOpsKind: func() ops.Object { return &v1alpha1.ClusterOps{} }},
 		},
-		Observer:      observer,
-		Watcher:       watcher,
-		Recorder:      event.NewAPIRecorder(mgr.GetEventRecorderFor(name)),
-		Log:           o.Logger.WithValues("controller", name),
-		EvidenceGrace: s.EvidenceGrace,
-	}
-	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[*v1alpha1.StorageNodeOps]{
-		Kube:    mgr.GetClient(),
-		Usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),
-		Clients: &providerconfig.ClientCache{NewClient: providerconfig.NewClient},
-		Engine:  engine,
-		Run:     runFor,
-	}, s)...)
-
-	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.StorageNodeOpsGroupVersionKind), opts...)
-	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
-		Named(name).
-		WithOptions(o.ForControllerRuntime()).
-		For(&v1alpha1.StorageNodeOps{}).
-		// A change of a StorageCluster (its lock released) wakes the node
-		// operations queued on it.
-		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(waitingOn(mgr.GetClient())), builder.WithPredicates(ops.LockChanged())))
-	if err != nil {
-		return err
-	}
-	return b.Complete(ratelimiter.NewReconciler(name, r, s.RateLimiter(o.GlobalRateLimiter)))
+		Run:       runFor,
+		WaitingOn: waitingOn,
+	})
 }
 
 // waitingOn maps a change of a StorageCluster's lock to the StorageNodeOps

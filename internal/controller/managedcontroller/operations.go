@@ -1,0 +1,106 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package managedcontroller
+
+import (
+	"context"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
+	"github.com/simplyblock/provider-simplyblock/internal/providerconfig"
+)
+
+// An OperationKind is what tells the controllers of the operation kinds
+// (ClusterOps, StorageNodeOps) apart; the rest of their wiring is shared.
+type OperationKind[T ops.Managed] struct {
+	// GroupKind and GroupVersionKind of the operation kind.
+	GroupKind        string
+	GroupVersionKind schema.GroupVersionKind
+	// List is an empty list of the kind, for the state metrics.
+	List resource.ManagedList
+	// New returns an empty operation of the kind.
+	New func() T
+	// Lock is where the kind takes its lock and keeps its history; its
+	// clients are filled in here.
+	Lock *ops.Lock
+	// Run builds the engine's view of one operation.
+	Run ops.RunFunc[T]
+	// WaitingOn maps a change of a StorageCluster's lock to the operations
+	// of the kind to wake.
+	WaitingOn func(kube client.Reader) handler.MapFunc
+}
+
+// SetupOperations adds the controller of an operation kind: the engine with
+// its shared observer and watcher, the managed reconciler, the wake-ups by
+// the watcher and by StorageCluster lock changes, and its own rate limit.
+func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s ops.Settings, k OperationKind[T]) error {
+	name := managed.ControllerName(k.GroupKind)
+	if err := ops.RegisterIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
+		return err
+	}
+	opts, err := Options(mgr, o, name, k.List)
+	if err != nil {
+		return err
+	}
+	log := o.Logger.WithValues("controller", name)
+	observer := ops.NewObserver(s.ObserveMaxAge)
+	watcher := s.NewWatcher(observer, func() client.Object { return k.New() }, log)
+	k.Lock.Kube, k.Lock.Reader = mgr.GetClient(), mgr.GetAPIReader()
+	engine := &ops.Engine{
+		Kind:          k.GroupVersionKind.Kind,
+		Kube:          mgr.GetClient(),
+		Lock:          k.Lock,
+		Observer:      observer,
+		Watcher:       watcher,
+		Recorder:      event.NewAPIRecorder(mgr.GetEventRecorderFor(name)),
+		Log:           log,
+		EvidenceGrace: s.EvidenceGrace,
+	}
+	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[T]{
+		Kube:    mgr.GetClient(),
+		Usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),
+		Clients: &providerconfig.ClientCache{NewClient: providerconfig.NewClient},
+		Engine:  engine,
+		Run:     k.Run,
+	}, s)...)
+
+	r := managed.NewReconciler(mgr, resource.ManagedKind(k.GroupVersionKind), opts...)
+	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
+		Named(name).
+		WithOptions(o.ForControllerRuntime()).
+		For(k.New()).
+		// A change of a StorageCluster's lock wakes the operation next in
+		// its queue.
+		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(k.WaitingOn(mgr.GetClient())),
+			builder.WithPredicates(ops.LockChanged())))
+	if err != nil {
+		return err
+	}
+	return b.Complete(ratelimiter.NewReconciler(name, r, s.RateLimiter(o.GlobalRateLimiter)))
+}
