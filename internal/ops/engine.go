@@ -344,10 +344,7 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 	o := r.Object
 	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
 
-	if now.Sub(st.StartedAt.Time) > timeout(pol) {
-		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
-			fmt.Sprintf("did not finish within %s%s; last seen: %s", timeout(pol), e.where(r), st.Message))
-	}
+	expired := now.Sub(st.StartedAt.Time) > timeout(pol)
 	steps := r.Plan(st.Targets)
 	need := Needs{Events: st.Guard != nil}
 	if int(st.Step) < len(steps) {
@@ -358,6 +355,10 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 	}
 	snap, err := e.Observer.Snapshot(ctx, r.Source, r.ClusterID, need)
 	if err != nil {
+		if expired {
+			return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
+				fmt.Sprintf("did not finish within %s%s; last seen: %s", timeout(pol), e.where(r), st.Message))
+		}
 		// A backend that cannot be read does not fail the operation; the
 		// deadline bounds the wait.
 		st.Message = truncate(fmt.Sprintf(errObserveMsg, err), 1000)
@@ -377,9 +378,13 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 	step := steps[st.Step]
 	setProgress(st, step, len(steps))
 
-	if step.Timeout > 0 && st.StepStartedAt != nil && now.Sub(st.StepStartedAt.Time) > step.Timeout {
-		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
-			fmt.Sprintf("%s did not finish within %s%s; last seen: %s", step.Name, step.Timeout, e.where(r), st.Message))
+	stepExpired := step.Timeout > 0 && st.StepStartedAt != nil && now.Sub(st.StepStartedAt.Time) > step.Timeout
+	if expired || stepExpired {
+		what := fmt.Sprintf("did not finish within %s", timeout(pol))
+		if !expired {
+			what = fmt.Sprintf("%s did not finish within %s", step.Name, step.Timeout)
+		}
+		return false, e.expire(ctx, r, step, snap, len(steps), now, what)
 	}
 
 	if g := st.Guard; g != nil && g.Step == st.Step {
@@ -517,6 +522,23 @@ func (e *Engine) watch(ctx context.Context, r Run, step Step, snap *Snapshot, to
 		setPhase(st, v1alpha1.OperationRunning, ReasonInProgress, "%s: %s", step.Name, v.Progress)
 		return nil
 	}
+}
+
+// expire ends an operation past a deadline. A step whose call was sent is
+// judged once more on the fresh snapshot first, so a step that finished or
+// failed right at the deadline is reported as such, and the message names
+// what the backend shows now rather than at the previous reconcile.
+func (e *Engine) expire(ctx context.Context, r Run, step Step, snap *Snapshot, total int, now time.Time, what string) error {
+	st := r.Object.GetOperationStatus()
+	where := e.where(r)
+	if g := st.Guard; g != nil && g.Step == st.Step && g.Outcome == v1alpha1.GuardSent {
+		before := st.Step
+		if err := e.watch(ctx, r, step, snap, total, now); err != nil || st.CompletedAt != nil || st.Step != before {
+			return err
+		}
+	}
+	return e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
+		fmt.Sprintf("%s%s; last seen: %s", what, where, st.Message))
 }
 
 func orDefault(s, def string) string {

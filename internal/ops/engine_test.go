@@ -59,6 +59,9 @@ func finishedAs(phase v1alpha1.OperationPhase, reason string, d time.Duration, m
 	}
 }
 
+// evidenceSeen marks the guard's evidence as seen.
+func evidenceSeen(st *v1alpha1.OperationStatus) { st.Guard.EvidenceSeen = true }
+
 func withProgress(p *v1alpha1.OperationProgress) func(st *v1alpha1.OperationStatus) {
 	return func(st *v1alpha1.OperationStatus) { st.Progress = p }
 }
@@ -302,14 +305,35 @@ func TestEngineObserve(t *testing.T) {
 			},
 		},
 		"DeadlineExceeded": {
-			reason: "An operation still running after its timeout (1h by default) fails without reading the backend; the message names the step and the unknown outcome.",
+			reason: "An operation still running after its timeout (1h by default) fails even when the backend cannot be read; the message names the step and the unknown outcome.",
 			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Hour + time.Second,
-				op: operation(unresolved(v1alpha1.GuardAmbiguous, 30*time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) { st.Progress = prog(0, 1, "activate") }))},
+				op:      operation(unresolved(v1alpha1.GuardAmbiguous, 30*time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) { st.Progress = prog(0, 1, "activate") })),
+				backend: &backend{listErr: errors.New("connection refused")}},
 			want: want{
-				status:    finishedAs(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second),
-				message:   "did not finish within 1h0m0s (at activate); the outcome of its last backend call is unknown",
-				history:   []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second)},
-				noBackend: true,
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second),
+				message: "did not finish within 1h0m0s (at activate); the outcome of its last backend call is unknown",
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second)},
+			},
+		},
+		"DeadlineNamesWhatTheBackendShowsNow": {
+			reason: "At the deadline a sent step is judged on a fresh snapshot: the message names the backend's state now, not at the previous reconcile.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Hour + time.Second,
+				op:      operation(sent(time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) { st.Message = "activate: the cluster is in_activation" })),
+				backend: &backend{status: sb.ClusterDegraded}},
+			want: want{
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second, withProgress(prog(0, 1, "activate")), evidenceSeen),
+				message: "did not finish within 1h0m0s (at activate); last seen: activate: the cluster is degraded",
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second)},
+			},
+		},
+		"DoneAtTheDeadline": {
+			reason: "A step the backend finished by the time the deadline is noticed succeeds rather than failing.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Hour + time.Second,
+				op: operation(sent(time.Minute)), backend: &backend{status: sb.ClusterActive}},
+			want: want{
+				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, time.Hour+time.Second, withProgress(prog(1, 1, "")), evidenceSeen),
+				message: "activate done",
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, time.Hour+time.Second)},
 			},
 		},
 		"StepTimeout": {
