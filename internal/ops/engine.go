@@ -153,9 +153,9 @@ func (e *Engine) log(o Object) logging.Logger {
 
 // Observe advances the operation as far as it can without sending a
 // backend call, and reports whether the current step's call should be
-// sent now (by Trigger, the managed reconciler's Create). It only asks for
-// a call when it changed nothing else in the status, because the reconciler
-// discards status changes on its way to Create.
+// sent now (by Trigger, the managed reconciler's Create). Before it asks
+// for a call it writes any other status change itself, because the
+// reconciler discards status changes on its way to Create.
 func (e *Engine) Observe(ctx context.Context, r Run) (bool, error) {
 	o := r.Object
 	st := o.GetOperationStatus()
@@ -167,7 +167,9 @@ func (e *Engine) Observe(ctx context.Context, r Run) (bool, error) {
 	}
 	o.SetConditions(withTime(conditionFor(st)))
 	if trigger && !kerrors.Semantic.DeepEqual(before, st) {
-		trigger = false // persist first; the status write wakes the next reconcile
+		if err := e.Kube.Status().Update(ctx, o); err != nil {
+			return false, errors.Wrap(err, errPersistBeforeCall)
+		}
 	}
 	if !kerrors.Semantic.DeepEqual(before.Phase, st.Phase) || before.Reason != st.Reason {
 		e.log(o).Debug("Operation changed phase", "phase", st.Phase, "reason", st.Reason, "message", st.Message)
@@ -265,11 +267,12 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		}
 	}
 	if st.StartedAt == nil {
+		// The lock is taken: the preconditions are checked in this same
+		// pass, and the first call sent if they hold.
 		st.StartedAt = &metav1.Time{Time: now}
 		st.StepStartedAt = st.StartedAt.DeepCopy()
 		st.QueuePosition = nil
 		setPhase(st, v1alpha1.OperationPending, ReasonWaitingForPrecond, "holds the lock on %s; checking preconditions", r.TargetDescription)
-		return false, nil
 	}
 	return e.run(ctx, r, now)
 }

@@ -78,10 +78,12 @@ func TestEngineObserve(t *testing.T) {
 	}))
 	op0Lock := lockOf(op0, v1alpha1.OperationRunning)
 	op1Lock := lockOf(operation(), v1alpha1.OperationPending)
+	// acquired: the lock taken at t0+d and the first step's gate checked
+	// in the same pass.
 	acquired := func(d time.Duration) func(st *v1alpha1.OperationStatus) {
 		return func(st *v1alpha1.OperationStatus) {
 			st.Phase, st.Reason, st.SpecHash, st.QueuePosition = v1alpha1.OperationPending, ReasonWaitingForPrecond, testHash, nil
-			st.StartedAt, st.StepStartedAt = at(d), at(d)
+			st.StartedAt, st.StepStartedAt, st.Progress = at(d), at(d), prog(0, 1, "activate")
 		}
 	}
 	waits := testStep(func(s *Step) {
@@ -108,6 +110,9 @@ func TestEngineObserve(t *testing.T) {
 		history   []v1alpha1.OperationRecord
 		noBackend bool // the backend is not read
 		deleted   bool
+		// persisted: Observe wrote the status itself, as it must before
+		// asking for a call that follows other changes.
+		persisted bool
 	}
 	cases := map[string]struct {
 		reason string
@@ -137,22 +142,30 @@ func TestEngineObserve(t *testing.T) {
 			},
 		},
 		"FirstInQueueAcquires": {
-			reason: "The first waiting operation takes the free lock, records its start and leaves the queue.",
+			reason: "The first waiting operation takes the free lock, records its start, leaves the queue and, its gate open, asks for its first call in the same pass, its status written first.",
 			args: args{cluster: storageCluster(), now: 10 * time.Second, op: operation(withOpStatus(func(st *v1alpha1.OperationStatus) {
 				st.Phase, st.Reason, st.SpecHash, st.QueuePosition = v1alpha1.OperationPending, ReasonQueued, testHash, ptr.To[int64](2)
 			}))},
-			want: want{status: acquired(10 * time.Second), message: "holds the lock on StorageCluster demo", lock: op1Lock, noBackend: true},
+			want: want{trigger: true, status: acquired(10 * time.Second), message: "activate: preconditions hold; sending " + testPath, lock: op1Lock, persisted: true},
+		},
+		"AcquiresAndWaitsAtTheGate": {
+			reason: "An operation that takes the lock while its first step's gate is closed keeps the lock and waits, Pending.",
+			args: args{cluster: storageCluster(), now: 10 * time.Second, op: operation(), steps: []Step{waits}},
+			want: want{status: func(st *v1alpha1.OperationStatus) {
+				acquired(10 * time.Second)(st)
+				st.Reason = ReasonWaitingForPrecond
+			}, message: "activate: waiting: the cluster is in_expansion", lock: op1Lock},
 		},
 		"AcquiresWhilePreviousHolderFinishes": {
 			reason: "An operation that started and released the lock no longer counts in the queue, even before its terminal status reaches the cache.",
 			args: args{cluster: storageCluster(), now: 10 * time.Second, op: operation(),
 				others: []client.Object{operation(named("op0", "uid-0"), createdAt(-time.Minute), holding(0))}},
-			want: want{status: acquired(10 * time.Second), message: "holds the lock on StorageCluster demo", lock: op1Lock, noBackend: true},
+			want: want{trigger: true, status: acquired(10 * time.Second), lock: op1Lock, persisted: true},
 		},
 		"TakesOverLockOfDeletedHolder": {
 			reason: "A lock whose holder no longer exists is taken over.",
 			args:   args{cluster: storageCluster(lockedBy(op0Lock)), op: operation(), now: 10 * time.Second},
-			want:   want{status: acquired(10 * time.Second), lock: op1Lock, noBackend: true},
+			want:   want{trigger: true, status: acquired(10 * time.Second), lock: op1Lock, persisted: true},
 		},
 		"GateWaits": {
 			reason: "While the first step's gate waits, the operation is Pending and says what it waits for.",
@@ -225,13 +238,14 @@ func TestEngineObserve(t *testing.T) {
 			},
 		},
 		"GatePassesPersistsFirst": {
-			reason: "When the gate passes but the status changed, Observe does not ask for the call: the change must be persisted first.",
+			reason: "When the gate passes and the status changed, Observe writes the status before it asks for the call: the reconciler would discard it on its way to Create.",
 			args:   args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute},
 			want: want{
+				trigger: true,
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationPending, ReasonWaitingForPrecond, prog(0, 1, "activate")
 				},
-				message: "activate: preconditions hold; sending " + testPath, lock: op1Lock,
+				message: "activate: preconditions hold; sending " + testPath, lock: op1Lock, persisted: true,
 			},
 		},
 		"GatePassesAsksForCall": {
@@ -257,7 +271,7 @@ func TestEngineObserve(t *testing.T) {
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.NextAttemptAt, st.Progress = v1alpha1.OperationRunning, ReasonInProgress, nil, prog(0, 1, "activate")
 				},
-				message: "activate: sending " + testPath, lock: op1Lock,
+				message: "activate: sending " + testPath, lock: op1Lock, trigger: true, persisted: true,
 			},
 		},
 		"CancelledWhileQueued": {
@@ -364,7 +378,7 @@ func TestEngineObserve(t *testing.T) {
 				r.SpecHash = "hash-0"
 				return r
 			}())), op: operation(), now: time.Minute},
-			want: want{status: acquired(time.Minute), lock: op1Lock, noBackend: true,
+			want: want{trigger: true, status: acquired(time.Minute), lock: op1Lock, persisted: true,
 				history: []v1alpha1.OperationRecord{{Name: "op1", UID: "uid-old", Type: "Activate", Phase: v1alpha1.OperationSucceeded, Reason: ReasonCompleted, SpecHash: "hash-0"}}},
 		},
 		"OwnRecordRepairsStatus": {
@@ -659,6 +673,18 @@ func TestEngineObserve(t *testing.T) {
 				t.Errorf("\n%s\nObserve(...): message %q, want it to contain %q", tc.reason, got.Message, tc.want.message)
 			}
 			checkReady(t, tc.reason, o)
+			if !tc.want.deleted {
+				// Observe writes the status itself only before asking for a
+				// call; otherwise the reconciler does.
+				wantStored := tc.args.op.Status.AtProvider.OperationStatus
+				if tc.want.persisted {
+					wantStored = got
+				}
+				stored := getOp(t, kube, o.GetName()).Status.AtProvider.OperationStatus
+				if diff := cmp.Diff(wantStored, stored, cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("\n%s\nObserve(...): stored status: -want, +got:\n%s", tc.reason, diff)
+				}
+			}
 			if tc.want.noBackend && b.reads != 0 {
 				t.Errorf("\n%s\nObserve(...) read the backend %d times, want none", tc.reason, b.reads)
 			}
@@ -753,18 +779,17 @@ func TestEngineLifecycle(t *testing.T) {
 		}
 	}
 
-	o, trig := observe("acquire", true)
-	expect("acquire", o, trig, false, v1alpha1.OperationPending, ReasonWaitingForPrecond)
+	// One pass takes the lock, finds the gate open and asks for the call,
+	// having written the status itself: the reconciler discards status
+	// changes on its way to Create.
+	o, trig := observe("acquire", false)
+	expect("acquire", o, trig, true, v1alpha1.OperationPending, ReasonWaitingForPrecond)
 	if l := getCluster(t, kube).Status.AtProvider.ActiveOperation; l == nil || l.UID != "uid-1" {
 		t.Fatalf("acquire: lock %+v, want it held by uid-1", l)
 	}
-
-	clk.Advance(time.Second)
-	o, trig = observe("gate passes, status changed", true)
-	expect("gate passes, status changed", o, trig, false, v1alpha1.OperationPending, ReasonWaitingForPrecond)
-
-	o, trig = observe("gate passes, status unchanged", false)
-	expect("gate passes, status unchanged", o, trig, true, v1alpha1.OperationPending, ReasonWaitingForPrecond)
+	if st := getOp(t, kube, "op1").Status.AtProvider; st.StartedAt == nil || st.Message != o.Status.AtProvider.Message {
+		t.Fatalf("acquire: stored status %+v, want the status Observe decided on (started, %q)", st.OperationStatus, o.Status.AtProvider.Message)
+	}
 
 	if err := e.Trigger(ctx, runOf(kube, o, api, step)); err != nil {
 		t.Fatalf("Trigger(...): %v", err)
@@ -794,7 +819,7 @@ func TestEngineLifecycle(t *testing.T) {
 		t.Errorf("done: lock %+v, want released", c.Status.AtProvider.ActiveOperation)
 	}
 	want := []v1alpha1.OperationRecord{{Name: "op1", UID: "uid-1", Type: "Activate", Phase: v1alpha1.OperationSucceeded, Reason: ReasonCompleted,
-		StartedAt: at(time.Second), CompletedAt: at(4 * time.Second), SpecHash: testHash}}
+		StartedAt: at(time.Second), CompletedAt: at(3 * time.Second), SpecHash: testHash}}
 	if diff := cmp.Diff(want, c.Status.AtProvider.OperationHistory, ignoreMessages); diff != "" {
 		t.Errorf("done: history: -want, +got:\n%s", diff)
 	}

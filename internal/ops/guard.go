@@ -34,9 +34,10 @@ import (
 )
 
 const (
-	errRecordIntent  = "cannot record the intent to call the backend; nothing was sent"
-	errRecordOutcome = "cannot record the outcome of the backend call"
-	errBaseline      = "cannot observe the backend before the call; nothing was sent"
+	errRecordIntent      = "cannot record the intent to call the backend; nothing was sent"
+	errRecordOutcome     = "cannot record the outcome of the backend call"
+	errBaseline          = "cannot observe the backend before the call; nothing was sent"
+	errPersistBeforeCall = "cannot record the status before the call; nothing was sent"
 )
 
 // A callResult classifies a backend call's error.

@@ -238,5 +238,5 @@ func (w *Watcher) Register(mgr manager.Manager, b *builder.Builder) (*builder.Bu
 	if err := mgr.Add(w); err != nil {
 		return nil, err
 	}
-	return b.WatchesRawSource(source.Channel(w.Events(), &handler.EnqueueRequestForObject{})), nil
+	return b.WatchesRawSource(source.Channel(w.Events(), WithPriority(&handler.EnqueueRequestForObject{}, PriorityActive))), nil
 }

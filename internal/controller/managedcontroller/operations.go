@@ -90,17 +90,20 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		Run:     k.Run,
 	}, s)...)
 
-	r := managed.NewReconciler(mgr, resource.ManagedKind(k.GroupVersionKind), opts...)
+	r := NewReconciler(mgr, resource.ManagedKind(k.GroupVersionKind), opts...)
 	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
 		For(k.New()).
 		// A change of a StorageCluster's lock wakes the operation next in
 		// its queue.
-		Watches(&v1alpha1.StorageCluster{}, handler.EnqueueRequestsFromMapFunc(k.WaitingOn(mgr.GetClient())),
+		Watches(&v1alpha1.StorageCluster{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(k.WaitingOn(mgr.GetClient())), ops.PriorityActive),
 			builder.WithPredicates(ops.LockChanged())))
 	if err != nil {
 		return err
 	}
-	return b.Complete(ratelimiter.NewReconciler(name, r, s.RateLimiter(o.GlobalRateLimiter)))
+	// Operations holding a lock are reconciled before queued and finished
+	// ones.
+	return b.Complete(ops.Prioritized(ratelimiter.NewReconciler(name, r, s.RateLimiter(o.GlobalRateLimiter)),
+		mgr.GetClient(), func() ops.Object { return k.New() }))
 }

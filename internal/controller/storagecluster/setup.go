@@ -33,7 +33,7 @@ func Setup(mgr ctrl.Manager, o controller.Options) error {
 		},
 	}))
 
-	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.StorageClusterGroupVersionKind), opts...)
+	r := managedcontroller.NewReconciler(mgr, resource.ManagedKind(v1alpha1.StorageClusterGroupVersionKind), opts...)
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).

@@ -35,7 +35,7 @@ func Setup(mgr ctrl.Manager, o controller.Options) error {
 		},
 	}))
 
-	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.StorageNodeGroupVersionKind), opts...)
+	r := managedcontroller.NewReconciler(mgr, resource.ManagedKind(v1alpha1.StorageNodeGroupVersionKind), opts...)
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).

@@ -33,7 +33,7 @@ func Setup(mgr ctrl.Manager, o controller.Options) error {
 		},
 	}))
 
-	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.StoragePoolGroupVersionKind), opts...)
+	r := managedcontroller.NewReconciler(mgr, resource.ManagedKind(v1alpha1.StoragePoolGroupVersionKind), opts...)
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).

@@ -1,0 +1,110 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package ops
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// Reconcile priorities of operations. When hundreds of operations are
+// created at once, or hundreds of queued ones poll together, the ones
+// holding a lock must not wait behind them: their reconciles decide how
+// soon a finished backend action is seen and the next operation starts.
+const (
+	// PriorityActive: an operation holding its lock, a watcher wake-up, and
+	// the next in line when a lock is released.
+	PriorityActive = 100
+	// PriorityIdle: a queued or finished operation's own re-poll (the same
+	// as controller-runtime's priority for unchanged objects).
+	PriorityIdle = handler.LowPriority
+)
+
+// WithPriority makes h enqueue its requests at priority p when the
+// controller's queue is a priority queue (controller-runtime's default).
+func WithPriority(h handler.EventHandler, p int) handler.EventHandler {
+	return handler.Funcs{
+		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			h.Create(ctx, e, atPriority(q, p))
+		},
+		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			h.Update(ctx, e, atPriority(q, p))
+		},
+		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			h.Delete(ctx, e, atPriority(q, p))
+		},
+		GenericFunc: func(ctx context.Context, e event.GenericEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			h.Generic(ctx, e, atPriority(q, p))
+		},
+	}
+}
+
+func atPriority(q workqueue.TypedRateLimitingInterface[reconcile.Request], p int) workqueue.TypedRateLimitingInterface[reconcile.Request] {
+	if pq, ok := q.(priorityqueue.PriorityQueue[reconcile.Request]); ok {
+		return priorityQueue{PriorityQueue: pq, priority: p}
+	}
+	return q
+}
+
+// priorityQueue adds every item at one priority.
+type priorityQueue struct {
+	priorityqueue.PriorityQueue[reconcile.Request]
+	priority int
+}
+
+func (q priorityQueue) Add(r reconcile.Request) {
+	q.AddWithOpts(priorityqueue.AddOpts{}, r)
+}
+
+func (q priorityQueue) AddRateLimited(r reconcile.Request) {
+	q.AddWithOpts(priorityqueue.AddOpts{RateLimited: true}, r)
+}
+
+func (q priorityQueue) AddAfter(r reconcile.Request, d time.Duration) {
+	q.AddWithOpts(priorityqueue.AddOpts{After: d}, r)
+}
+
+func (q priorityQueue) AddWithOpts(o priorityqueue.AddOpts, rs ...reconcile.Request) {
+	o.Priority = &q.priority
+	q.PriorityQueue.AddWithOpts(o, rs...)
+}
+
+// Prioritized wraps an operation kind's reconciler: the re-poll an
+// operation asks for is made at PriorityActive while it holds its lock
+// (it started and did not finish), else at PriorityIdle.
+func Prioritized(r reconcile.Reconciler, kube client.Reader, newObject func() Object) reconcile.Reconciler {
+	return reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+		res, err := r.Reconcile(ctx, req)
+		o := newObject()
+		if kube.Get(ctx, req.NamespacedName, o) != nil {
+			return res, err
+		}
+		p := PriorityIdle
+		if st := o.GetOperationStatus(); st.StartedAt != nil && !isTerminal(st.Phase) {
+			p = PriorityActive
+		}
+		res.Priority = &p
+		return res, err
+	})
+}

@@ -1,0 +1,132 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package ops
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/pkg/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+)
+
+func TestWithPriority(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		send   func(h handler.EventHandler, q priorityqueue.PriorityQueue[reconcile.Request])
+	}{
+		"Generic": {
+			reason: "A watcher wake-up (a generic event) is enqueued at the handler's priority.",
+			send: func(h handler.EventHandler, q priorityqueue.PriorityQueue[reconcile.Request]) {
+				h.Generic(context.Background(), event.GenericEvent{Object: operation()}, q)
+			},
+		},
+		"UnchangedUpdate": {
+			reason: "An update event is enqueued at the handler's priority, even one controller-runtime would enqueue low (unchanged resource version).",
+			send: func(h handler.EventHandler, q priorityqueue.PriorityQueue[reconcile.Request]) {
+				o := operation()
+				o.SetResourceVersion("7")
+				h.Update(context.Background(), event.UpdateEvent{ObjectOld: o, ObjectNew: o}, q)
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			q := priorityqueue.New[reconcile.Request]("test")
+			defer q.ShutDown()
+			low := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: testNS, Name: "queued"}}
+			q.AddWithOpts(priorityqueue.AddOpts{Priority: ptr.To(PriorityIdle)}, low)
+			tc.send(WithPriority(&handler.EnqueueRequestForObject{}, PriorityActive), q)
+
+			got, p, _ := q.GetWithPriority()
+			if got.Name != "op1" || p != PriorityActive {
+				t.Errorf("\n%s\nfirst out of the queue: %s at priority %d, want op1 at %d (before the idle one added earlier)", tc.reason, got.Name, p, PriorityActive)
+			}
+		})
+	}
+}
+
+func TestPrioritized(t *testing.T) {
+	type want struct {
+		priority *int
+		err      bool
+	}
+	cases := map[string]struct {
+		reason string
+		op     *v1alpha1.ClusterOps // nil: gone
+		err    error
+		want   want
+	}{
+		"Queued": {
+			reason: "A queued operation re-polls at idle priority.",
+			op:     operation(withOpStatus(func(st *v1alpha1.OperationStatus) { st.Phase, st.Reason = v1alpha1.OperationPending, ReasonQueued })),
+			want:   want{priority: ptr.To(PriorityIdle)},
+		},
+		"HoldingTheLock": {
+			reason: "An operation that started and did not finish re-polls at active priority.",
+			op:     operation(holding(0)),
+			want:   want{priority: ptr.To(PriorityActive)},
+		},
+		"Finished": {
+			reason: "A finished operation re-polls at idle priority.",
+			op:     operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute)),
+			want:   want{priority: ptr.To(PriorityIdle)},
+		},
+		"ErrorKeepsPriority": {
+			reason: "A failed reconcile of a running operation is retried at active priority, its error returned.",
+			op:     operation(holding(0)),
+			err:    errors.New("boom"),
+			want:   want{priority: ptr.To(PriorityActive), err: true},
+		},
+		"Gone": {
+			reason: "A deleted operation's result is passed on unchanged.",
+			want:   want{},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var objs []client.Object
+			if tc.op != nil {
+				objs = append(objs, tc.op)
+			}
+			kube := newKube(t, nil, objs...)
+			inner := reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+				return reconcile.Result{RequeueAfter: time.Second}, tc.err
+			})
+			r := Prioritized(inner, kube, func() Object { return &v1alpha1.ClusterOps{} })
+			res, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: testNS, Name: "op1"}})
+			if (err != nil) != tc.want.err {
+				t.Errorf("\n%s\nReconcile(...): error %v, want error %t", tc.reason, err, tc.want.err)
+			}
+			if res.RequeueAfter != time.Second {
+				t.Errorf("\n%s\nReconcile(...): requeue after %s, want the inner reconciler's 1s", tc.reason, res.RequeueAfter)
+			}
+			if got, want := ptr.Deref(res.Priority, -1), ptr.Deref(tc.want.priority, -1); got != want || (res.Priority == nil) != (tc.want.priority == nil) {
+				t.Errorf("\n%s\nReconcile(...): priority %v, want %v", tc.reason, res.Priority, tc.want.priority)
+			}
+		})
+	}
+}
