@@ -150,7 +150,7 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AcquiresAndWaitsAtTheGate": {
 			reason: "An operation that takes the lock while its first step's gate is closed keeps the lock and waits, Pending.",
-			args: args{cluster: storageCluster(), now: 10 * time.Second, op: operation(), steps: []Step{waits}},
+			args:   args{cluster: storageCluster(), now: 10 * time.Second, op: operation(), steps: []Step{waits}},
 			want: want{status: func(st *v1alpha1.OperationStatus) {
 				acquired(10 * time.Second)(st)
 				st.Reason = ReasonWaitingForPrecond

@@ -75,25 +75,19 @@ func stepOf(t *testing.T, cr *v1alpha1.StorageNodeOps, i int) ops.Step {
 	return steps[i]
 }
 
-type snapModifier func(*ops.Snapshot)
+// Snapshots, events and baselines of the cases (opstest builds them).
+type snapModifier = opstest.SnapModifier
 
-func snap(st sb.ClusterStatus, m ...snapModifier) *ops.Snapshot {
-	s := &ops.Snapshot{Cluster: sb.ClusterDTO{ID: cid, Status: st}}
-	for _, f := range m {
-		f(s)
-	}
-	return s
-}
+func snap(st sb.ClusterStatus, m ...snapModifier) *ops.Snapshot { return opstest.Snap(cid, st, m...) }
 
-// nodes adds nodes written "id=status".
-func nodes(spec ...string) snapModifier {
-	return func(s *ops.Snapshot) {
-		for _, n := range spec {
-			id, st, _ := strings.Cut(n, "=")
-			s.Nodes = append(s.Nodes, sb.StorageNodeDTO{ID: id, ClusterID: cid, Status: sb.NodeStatus(st)})
-		}
-	}
-}
+var (
+	nodes  = opstest.Nodes
+	events = opstest.Events
+	nodeEv = opstest.NodeEvent
+	base   = opstest.Base
+	// mark is the baseline event.
+	mark = opstest.Mark(cid)
+)
 
 // lvols sets the volume count of node id (added before).
 func lvols(id string, n int64) snapModifier {
@@ -106,27 +100,12 @@ func lvols(id string, n int64) snapModifier {
 	}
 }
 
-func events(evs ...ops.Event) snapModifier {
-	return func(s *ops.Snapshot) { s.Events = append(s.Events, evs...) }
-}
-
-func nodeEv(id, node, from, to string) ops.Event {
-	return ops.Event{ID: id, Object: "StorageNode", ObjectID: node, From: from, To: to,
-		Message: fmt.Sprintf("Storage node status changed from %s to %s", from, to)}
-}
-
-// base is a baseline taken at event "b" with the node's status.
-func base(status string) ops.Baseline { return ops.Baseline{Status: status, Event: "b"} }
-
 // sent is a baseline of a call the backend answered with success.
 func sent(status string) ops.Baseline {
 	b := base(status)
 	b.Sent = true
 	return b
 }
-
-// mark is the baseline event.
-var mark = ops.Event{ID: "b", Object: "Cluster", ObjectID: cid, Message: "baseline"}
 
 // The rules a case reads and what they said (shared with the other
 // operation kind's plan tests).
