@@ -59,12 +59,14 @@ type harness struct {
 	kube client.Client
 	sim  *simulator.Simulator
 	ns   string
+	poll time.Duration // the drift-check poll of the steady-state kinds
 }
 
 type harnessOptions struct {
 	speed    float64
-	token    string // the token in the credentials Secret; adminToken when empty
-	endpoint string // overrides the simulator's URL (e.g. a closed port)
+	token    string        // the token in the credentials Secret; adminToken when empty
+	endpoint string        // overrides the simulator's URL (e.g. a closed port)
+	poll     time.Duration // the drift-check poll of the steady-state kinds; 1 s when zero
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -74,6 +76,9 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	}
 	if o.token == "" {
 		o.token = adminToken
+	}
+	if o.poll == 0 {
+		o.poll = time.Second
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -101,7 +106,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		ns = ns[:50]
 	}
 	ns = fmt.Sprintf("%s-%d", strings.TrimSuffix(ns, "-"), time.Now().UnixNano()%100000)
-	h := &harness{t: t, ctx: ctx, kube: kube, sim: sim, ns: ns}
+	h := &harness{t: t, ctx: ctx, kube: kube, sim: sim, ns: ns, poll: o.poll}
 
 	endpoint := sim.URL()
 	if o.endpoint != "" {
@@ -144,7 +149,7 @@ func (h *harness) startManager(scheme *runtime.Scheme) {
 	o := controller.Options{
 		Logger:                  logging.NewLogrLogger(zap.New(zap.UseDevMode(true)).WithName(h.ns)),
 		MaxConcurrentReconciles: 5,
-		PollInterval:            time.Second,
+		PollInterval:            h.poll,
 		GlobalRateLimiter:       ratelimiter.NewGlobal(100),
 		Features:                &feature.Flags{},
 	}

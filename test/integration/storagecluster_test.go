@@ -3,6 +3,7 @@ package integration
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
@@ -85,7 +86,9 @@ func TestStorageClusterLifecycle(t *testing.T) {
 }
 
 func TestStorageClusterImport(t *testing.T) {
-	h := newHarness(t, harnessOptions{})
+	// An hour's poll: the imported cluster's state must show from the first
+	// reconcile (adding the finalizer must not lose it until the next poll).
+	h := newHarness(t, harnessOptions{poll: time.Hour})
 	id, _, _ := h.sim.Seed(simulator.SeedCluster{Name: "existing", Nodes: 3, Status: simplyblock.ClusterActive})
 
 	h.fromExample("quickstart/00-cluster.yaml", func(u *unstructured.Unstructured) {

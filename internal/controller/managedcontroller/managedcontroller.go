@@ -28,6 +28,7 @@ func Options(mgr ctrl.Manager, o controller.Options, name string, list resource.
 		// Backend UUIDs are the external names: they are set by Create (or
 		// adoption in Observe), never defaulted from the object's name.
 		managed.WithInitializers(),
+		managed.WithFinalizer(KeepStatus(resource.NewAPIFinalizer(mgr.GetClient(), managed.FinalizerName))),
 	}
 	if o.Features.Enabled(feature.EnableBetaManagementPolicies) {
 		opts = append(opts, managed.WithManagementPolicies())

@@ -1,0 +1,64 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package managedcontroller
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+)
+
+// A statusKeepingFinalizer adds and removes the managed reconciler's
+// finalizer without losing the status the reconcile observed.
+//
+// The managed reconciler adds its finalizer after Observe. The update
+// answers with the stored status, which replaced what Observe had just
+// seen, so a resource's first observation (an imported StorageCluster's
+// atProvider and Ready condition) was written only at the next poll, a
+// minute later: the finalizer's own update event is not a desired-state
+// change and does not reconcile again.
+type statusKeepingFinalizer struct {
+	resource.Finalizer
+}
+
+// KeepStatus wraps f so that its updates keep the object's in-memory status.
+func KeepStatus(f resource.Finalizer) resource.Finalizer {
+	return statusKeepingFinalizer{Finalizer: f}
+}
+
+func (f statusKeepingFinalizer) AddFinalizer(ctx context.Context, obj resource.Object) error {
+	return keepStatus(obj, func() error { return f.Finalizer.AddFinalizer(ctx, obj) })
+}
+
+func (f statusKeepingFinalizer) RemoveFinalizer(ctx context.Context, obj resource.Object) error {
+	return keepStatus(obj, func() error { return f.Finalizer.RemoveFinalizer(ctx, obj) })
+}
+
+// keepStatus runs update and puts obj's Status field back as it was.
+func keepStatus(obj resource.Object, update func() error) error {
+	saved := obj.DeepCopyObject()
+	if err := update(); err != nil {
+		return err
+	}
+	dst := reflect.ValueOf(obj).Elem().FieldByName("Status")
+	src := reflect.ValueOf(saved).Elem().FieldByName("Status")
+	if dst.IsValid() && dst.CanSet() && src.IsValid() && src.Type() == dst.Type() {
+		dst.Set(src)
+	}
+	return nil
+}
