@@ -50,7 +50,8 @@ type provider struct {
 
 // startProvider runs the provider binary against the envtest API server
 // with the provider's default flags, except the listen addresses, plus
-// BENCH_PROVIDER_ARGS and extra. It is stopped at t's end.
+// BENCH_PROVIDER_ARGS and extra, and BENCH_PROVIDER_ENV in its environment.
+// It is stopped at t's end.
 func startProvider(t *testing.T, name string, extra ...string) *provider {
 	t.Helper()
 	p := &provider{metricsAddr: freeAddr(t), exited: make(chan struct{})}
@@ -73,7 +74,7 @@ func startProvider(t *testing.T, name string, extra ...string) *provider {
 			env = append(env, kv)
 		}
 	}
-	p.cmd.Env = append(env, "KUBECONFIG="+world.kubeconfig)
+	p.cmd.Env = append(append(env, world.sizes.ProviderEnv...), "KUBECONFIG="+world.kubeconfig)
 	p.cmd.Stdout, p.cmd.Stderr = logf, logf
 	p.cmd.WaitDelay = 5 * time.Second
 	setProcAttrs(p.cmd)

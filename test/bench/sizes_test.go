@@ -55,6 +55,9 @@ type sizes struct {
 	// ProviderArgs are extra provider flags for every scenario
 	// (BENCH_PROVIDER_ARGS, space separated), e.g. --max-reconcile-rate=50.
 	ProviderArgs []string `json:"providerArgs"`
+	// ProviderEnv are extra environment variables of the provider process
+	// (BENCH_PROVIDER_ENV, space separated K=V), e.g. GOMEMLIMIT=180MiB.
+	ProviderEnv []string `json:"providerEnv,omitempty"`
 	// Pprof serves the provider's pprof endpoint and saves a 30 s CPU
 	// profile and a heap profile of each scenario (BENCH_PPROF=1).
 	Pprof bool `json:"pprof"`
@@ -89,6 +92,7 @@ func loadSizes() sizes {
 	envFloat("BENCH_ROLL_SPEED", &s.RollSpeed)
 	envDur("BENCH_ROLL_TIMEOUT", &s.RollTimeout)
 	s.ProviderArgs = strings.Fields(os.Getenv("BENCH_PROVIDER_ARGS"))
+	s.ProviderEnv = strings.Fields(os.Getenv("BENCH_PROVIDER_ENV"))
 	s.Pprof = os.Getenv("BENCH_PPROF") == "1"
 	return s
 }
@@ -98,8 +102,8 @@ func (s sizes) String() string {
 	if s.Full {
 		mode = "full"
 	}
-	return fmt.Sprintf("%s: burst %d×5 at speed %g; rest %d clusters + %d ops for %s; rolling restart %d nodes at speed %g; provider args %v",
-		mode, s.BurstClusters, s.BurstSpeed, s.RestClusters, s.RestOps, s.RestWindow, s.RollNodes, s.RollSpeed, s.ProviderArgs)
+	return fmt.Sprintf("%s: burst %d×5 at speed %g; rest %d clusters + %d ops for %s; rolling restart %d nodes at speed %g; provider args %v env %v",
+		mode, s.BurstClusters, s.BurstSpeed, s.RestClusters, s.RestOps, s.RestWindow, s.RollNodes, s.RollSpeed, s.ProviderArgs, s.ProviderEnv)
 }
 
 func envInt(name string, into *int) {
