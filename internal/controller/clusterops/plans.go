@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -645,13 +646,20 @@ func upgradeStep(id string, p *v1alpha1.UpgradeParameters) ops.Step {
 	return s
 }
 
-// rebalanceStep: POST /rebalance (204, synchronous and fast; deduplicated
-// by the backend while its tasks are open, so a repeat is harmless).
-// Evidence: is_re_balancing turns true (on the next monitor tick). Done: it
-// is false again; when it never turns true, nothing needed moving.
+// rebalanceStep: POST /rebalance (204, inline): the backend queues one
+// listed balancing_on_restart task (reused while open) and hidden
+// migrations, and sets is_re_balancing on its next monitor tick (~3 s) until
+// they are done. Evidence: a balancing task that was not there before the
+// call or is open, or is_re_balancing. The task list is the witness that
+// cannot be missed: a short rebalance may start and end between two looks
+// at is_re_balancing. Done: neither an open balancing task nor
+// is_re_balancing. Without any sign within the grace period the backend
+// queued nothing (it answers 204 then too). When the task list cannot be
+// read (it fails while a cluster_expand task is kept), only
+// is_re_balancing is looked at.
 func rebalanceStep(id string) ops.Step {
-	s := ops.Step{Name: "rebalance", Subject: id, RequireEvidence: true, OnAmbiguous: ops.ResendWithoutEvidence,
-		NoEvidenceMeansDone: "the backend queued no data migration (is_re_balancing never became true)"}
+	s := ops.Step{Name: "rebalance", Subject: id, Needs: ops.Needs{Tasks: true}, RequireEvidence: true, OnAmbiguous: ops.ResendWithoutEvidence,
+		NoEvidenceMeansDone: "the backend queued no data migration (no balancing task and is_re_balancing never became true)"}
 	s.Endpoint, s.Path, s.Call = clusterCall("rebalance", id, func(ctx context.Context, api sb.API) error { return api.RebalanceCluster(ctx, id) })
 	s.Gate = func(snap *ops.Snapshot) (string, string) {
 		if st := snap.Cluster.Status; !in(st, running) {
@@ -662,12 +670,42 @@ func rebalanceStep(id string) ops.Step {
 		}
 		return "", ""
 	}
-	s.Evidence = func(_ ops.Baseline, snap *ops.Snapshot) bool { return snap.Cluster.IsReBalancing }
+	// The baseline records how many balancing tasks were listed.
+	s.BaselineOf = func(snap *ops.Snapshot) string {
+		all, _ := balancingTasks(snap)
+		return strconv.Itoa(all)
+	}
+	s.Evidence = func(b ops.Baseline, snap *ops.Snapshot) bool {
+		all, open := balancingTasks(snap)
+		before, err := strconv.Atoi(b.Status)
+		return snap.Cluster.IsReBalancing || open > 0 || (err == nil && snap.TasksErr == nil && all > before)
+	}
 	s.Check = func(_ ops.Baseline, snap *ops.Snapshot) ops.Verdict {
-		if snap.Cluster.IsReBalancing {
+		switch _, open := balancingTasks(snap); {
+		case snap.Cluster.IsReBalancing:
 			return ops.Verdict{Progress: "the cluster is rebalancing"}
+		case open > 0:
+			return ops.Verdict{Progress: "the backend's balancing task is still open"}
 		}
 		return ops.Verdict{Done: true}
 	}
 	return s
+}
+
+// balancingTasks counts the listed balancing_on_restart tasks, all and
+// open (not done); both are 0 when the task list could not be read.
+func balancingTasks(snap *ops.Snapshot) (all, open int) {
+	if snap.TasksErr != nil {
+		return 0, 0
+	}
+	for _, t := range snap.Tasks {
+		if t.FunctionName != "balancing_on_restart" || t.Canceled {
+			continue
+		}
+		all++
+		if t.Status != sb.TaskDone {
+			open++
+		}
+	}
+	return all, open
 }

@@ -95,6 +95,11 @@ func rebalancing() snapModifier { return func(s *ops.Snapshot) { s.Cluster.IsReB
 
 func tasks(ts ...sb.TaskDTO) snapModifier { return func(s *ops.Snapshot) { s.Tasks = ts } }
 
+// balancing is a balancing_on_restart task, the one a rebalance lists.
+func balancing(id string, st sb.TaskStatus) sb.TaskDTO {
+	return sb.TaskDTO{ID: id, ClusterID: cid, FunctionName: "balancing_on_restart", Status: st}
+}
+
 func tasksErr(err error) snapModifier { return func(s *ops.Snapshot) { s.TasksErr = err } }
 
 func clusterEv(id, from, to string) ops.Event { return opstest.ClusterEvent(id, cid, from, to) }
@@ -837,20 +842,43 @@ func TestRebalanceStep(t *testing.T) {
 			want: outcome{Evidence: true},
 		},
 		"NoEvidence": {
-			reason: "A calm cluster shows no evidence.",
-			judge:  evidence, step: rebalance, snap: snap(sb.ClusterActive),
+			reason: "A calm cluster with the balancing tasks it had before the call shows no evidence.",
+			judge:  evidence, step: rebalance, snap: snap(sb.ClusterActive, tasks(balancing("t0", sb.TaskDone))), base: base("1"),
+		},
+		"EvidenceNewBalancingTask": {
+			reason: "A balancing task that was not listed before the call is evidence, even when the rebalance already ended between two looks at is_re_balancing.",
+			judge:  evidence, step: rebalance, snap: snap(sb.ClusterActive, tasks(balancing("t0", sb.TaskDone), balancing("t1", sb.TaskDone))), base: base("1"),
+			want: outcome{Evidence: true},
+		},
+		"EvidenceOpenBalancingTask": {
+			reason: "An open balancing task (new, before the monitor's next tick sets is_re_balancing) is evidence.",
+			judge:  evidence, step: rebalance, snap: snap(sb.ClusterActive, tasks(balancing("t1", sb.TaskNew))), base: base("0"),
+			want: outcome{Evidence: true},
+		},
+		"NoEvidenceTasksUnreadable": {
+			reason: "When the task list cannot be read, only is_re_balancing counts.",
+			judge:  evidence, step: rebalance, snap: snap(sb.ClusterActive, tasksErr(errors.New("500"))), base: base("0"),
 		},
 		"Waits": {
 			reason: "The step waits while the cluster rebalances.",
 			judge:  check, step: rebalance, snap: snap(sb.ClusterActive, rebalancing()),
 			want: outcome{Progress: "the cluster is rebalancing"},
 		},
+		"WaitsOpenTask": {
+			reason: "The step waits while the balancing task is open, though is_re_balancing is not yet true.",
+			judge:  check, step: rebalance, snap: snap(sb.ClusterActive, tasks(balancing("t1", sb.TaskRunning))),
+			want: outcome{Progress: "the backend's balancing task is still open"},
+		},
 		"Done": {
-			reason: "The step is done once rebalancing ended.",
-			judge:  check, step: rebalance, snap: snap(sb.ClusterActive),
+			reason: "The step is done once rebalancing ended and no balancing task is open.",
+			judge:  check, step: rebalance, snap: snap(sb.ClusterActive, tasks(balancing("t1", sb.TaskDone))),
 			want: outcome{Done: true},
 		},
 	})
+	if got := stepOf(t, clusterOps(v1alpha1.ClusterRebalance), 0).BaselineOf(snap(sb.ClusterActive,
+		tasks(balancing("t0", sb.TaskDone), balancing("t1", sb.TaskDone), sb.TaskDTO{ID: "t2", FunctionName: "node_restart"}))); got != "2" {
+		t.Errorf("A rebalance's baseline counts the listed balancing tasks: got %q, want \"2\"", got)
+	}
 	s := stepOf(t, clusterOps(v1alpha1.ClusterRebalance), 0)
 	if s.OnAmbiguous != ops.ResendWithoutEvidence || !s.RequireEvidence || s.NoEvidenceMeansDone == "" {
 		t.Errorf("A rebalance is deduplicated by the backend (a repeat is harmless) and no rebalancing means nothing to move; got onAmbiguous=%v requireEvidence=%t noEvidenceMeansDone=%q",
