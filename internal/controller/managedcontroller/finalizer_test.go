@@ -48,20 +48,26 @@ func TestKeepStatus(t *testing.T) {
 	}{
 		"AddKeepsObservedStatus": {
 			reason: "Adding the finalizer keeps the status Observe just wrote in memory; the update's answer (the stored status) does not replace it.",
-			call:   func(f resource.Finalizer, obj resource.Object) error { return f.AddFinalizer(context.Background(), obj) },
-			want:   want{finalizer: true, status: "active"},
+			call: func(f resource.Finalizer, obj resource.Object) error {
+				return f.AddFinalizer(context.Background(), obj)
+			},
+			want: want{finalizer: true, status: "active"},
 		},
 		"RemoveKeepsObservedStatus": {
 			reason: "Removing the finalizer keeps the in-memory status too.",
 			stored: []string{managed.FinalizerName},
-			call:   func(f resource.Finalizer, obj resource.Object) error { return f.RemoveFinalizer(context.Background(), obj) },
-			want:   want{finalizer: false, status: "active"},
+			call: func(f resource.Finalizer, obj resource.Object) error {
+				return f.RemoveFinalizer(context.Background(), obj)
+			},
+			want: want{finalizer: false, status: "active"},
 		},
 		"UpdateFails": {
 			reason:    "A failed update is returned.",
 			updateErr: errors.New("boom"),
-			call:      func(f resource.Finalizer, obj resource.Object) error { return f.AddFinalizer(context.Background(), obj) },
-			want:      want{finalizer: true, status: "active", err: true},
+			call: func(f resource.Finalizer, obj resource.Object) error {
+				return f.AddFinalizer(context.Background(), obj)
+			},
+			want: want{finalizer: true, status: "active", err: true},
 		},
 	}
 	for name, tc := range cases {
