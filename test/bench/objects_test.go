@@ -439,8 +439,18 @@ func purgeNamespace(ns string) error {
 		wg.Wait()
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(gvStorage.WithKind(kind))
-		if err := world.kube.DeleteAllOf(ctxBg, u, client.InNamespace(ns)); err != nil && !kerrors.IsNotFound(err) {
+		// Deleting 10,000 objects in one call can outlast the API server's
+		// request timeout while it goes on deleting: ask again.
+		for attempt := 1; ; attempt++ {
+			err := world.kube.DeleteAllOf(ctxBg, u, client.InNamespace(ns))
+			if err == nil || kerrors.IsNotFound(err) {
+				break
+			}
+			if (kerrors.IsServerTimeout(err) || kerrors.IsTimeout(err)) && attempt < 10 {
+				continue
+			}
 			errs = append(errs, fmt.Errorf("delete %s: %w", kind, err))
+			break
 		}
 	}
 	nsObj := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}
