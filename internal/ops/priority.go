@@ -20,6 +20,7 @@ import (
 	"context"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
@@ -40,6 +41,84 @@ const (
 	// as controller-runtime's priority for unchanged objects).
 	PriorityIdle = handler.LowPriority
 )
+
+// OperationEvents enqueues an operation kind's own events at the priority
+// of the operation's state: one holding its lock, or new and first in line
+// on its target, at PriorityActive; a finished one, one queued behind
+// others, and the initial list or a resync at PriorityIdle; any other change
+// (a spec edit such as cancel) at the default priority. When hundreds of
+// operations are created at once, the first of each queue no longer waits
+// behind the first reconciles of all the others.
+func OperationEvents(kube client.Reader) handler.EventHandler {
+	return handler.Funcs{
+		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue(q, e.Object, createdPriority(ctx, kube, e.Object, e.IsInInitialList))
+		},
+		UpdateFunc: func(_ context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue(q, e.ObjectNew, updatedPriority(e.ObjectOld, e.ObjectNew))
+		},
+		DeleteFunc: func(_ context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue(q, e.Object, nil)
+		},
+		GenericFunc: func(_ context.Context, e event.GenericEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue(q, e.Object, nil)
+		},
+	}
+}
+
+// enqueue adds o's request at priority p (nil: the default).
+func enqueue(q workqueue.TypedRateLimitingInterface[reconcile.Request], o client.Object, p *int) {
+	if o == nil {
+		return
+	}
+	r := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}}
+	if pq, ok := q.(priorityqueue.PriorityQueue[reconcile.Request]); ok && p != nil {
+		pq.AddWithOpts(priorityqueue.AddOpts{Priority: p}, r)
+		return
+	}
+	q.Add(r)
+}
+
+func createdPriority(ctx context.Context, kube client.Reader, obj client.Object, initialList bool) *int {
+	o, ok := obj.(Object)
+	if !ok {
+		return nil
+	}
+	active, idle := PriorityActive, PriorityIdle
+	st := o.GetOperationStatus()
+	switch {
+	case isTerminal(st.Phase):
+		return &idle
+	case st.StartedAt != nil:
+		return &active
+	case initialList:
+		return &idle
+	}
+	same, err := SameTarget(ctx, kube, o)
+	if err != nil {
+		return nil
+	}
+	if next := NextWaiting(same, nil); next != nil && next.GetUID() == o.GetUID() {
+		return &active
+	}
+	return &idle
+}
+
+func updatedPriority(oldObj, newObj client.Object) *int {
+	o, ok := newObj.(Object)
+	if !ok {
+		return nil
+	}
+	active, idle := PriorityActive, PriorityIdle
+	st := o.GetOperationStatus()
+	switch {
+	case st.StartedAt != nil && !isTerminal(st.Phase):
+		return &active
+	case isTerminal(st.Phase), oldObj != nil && oldObj.GetResourceVersion() == newObj.GetResourceVersion():
+		return &idle
+	}
+	return nil
+}
 
 // WithPriority makes h enqueue its requests at priority p when the
 // controller's queue is a priority queue (controller-runtime's default).

@@ -22,14 +22,17 @@ import (
 	"time"
 
 	"github.com/pkg/errors"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	crfake "sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/simplyblock/provider-simplyblock/apis"
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 )
 
@@ -126,6 +129,97 @@ func TestPrioritized(t *testing.T) {
 			}
 			if got, want := ptr.Deref(res.Priority, -1), ptr.Deref(tc.want.priority, -1); got != want || (res.Priority == nil) != (tc.want.priority == nil) {
 				t.Errorf("\n%s\nReconcile(...): priority %v, want %v", tc.reason, res.Priority, tc.want.priority)
+			}
+		})
+	}
+}
+
+func TestOperationEvents(t *testing.T) {
+	first := operation(named("first", "uid-first"), createdAt(0))
+	second := operation(named("second", "uid-second"), createdAt(time.Second))
+	running := operation(named("running", "uid-running"), holding(0))
+	done := operation(named("done", "uid-done"), finished(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute))
+	withRV := func(o *v1alpha1.ClusterOps, rv string) *v1alpha1.ClusterOps {
+		o = o.DeepCopy()
+		o.SetResourceVersion(rv)
+		return o
+	}
+	cases := map[string]struct {
+		reason string
+		send   func(h handler.EventHandler, q priorityqueue.PriorityQueue[reconcile.Request])
+		want   int
+	}{
+		"CreatedFirstInLine": {
+			reason: "A new operation first in line on its target is served ahead of the rest.",
+			send: func(h handler.EventHandler, q priorityqueue.PriorityQueue[reconcile.Request]) {
+				h.Create(context.Background(), event.CreateEvent{Object: first}, q)
+			},
+			want: PriorityActive,
+		},
+		"CreatedBehindAnother": {
+			reason: "A new operation queued behind an older one waits at idle priority.",
+			send: func(h handler.EventHandler, q priorityqueue.PriorityQueue[reconcile.Request]) {
+				h.Create(context.Background(), event.CreateEvent{Object: second}, q)
+			},
+			want: PriorityIdle,
+		},
+		"InitialListRunning": {
+			reason: "After a restart an operation that holds its lock is served ahead of the rest.",
+			send: func(h handler.EventHandler, q priorityqueue.PriorityQueue[reconcile.Request]) {
+				h.Create(context.Background(), event.CreateEvent{Object: running, IsInInitialList: true}, q)
+			},
+			want: PriorityActive,
+		},
+		"InitialListWaiting": {
+			reason: "After a restart a waiting operation is listed at idle priority.",
+			send: func(h handler.EventHandler, q priorityqueue.PriorityQueue[reconcile.Request]) {
+				h.Create(context.Background(), event.CreateEvent{Object: first, IsInInitialList: true}, q)
+			},
+			want: PriorityIdle,
+		},
+		"CreatedFinished": {
+			reason: "A finished operation is never urgent.",
+			send: func(h handler.EventHandler, q priorityqueue.PriorityQueue[reconcile.Request]) {
+				h.Create(context.Background(), event.CreateEvent{Object: done}, q)
+			},
+			want: PriorityIdle,
+		},
+		"UpdatedRunning": {
+			reason: "A running operation's own status write is served ahead of the rest.",
+			send: func(h handler.EventHandler, q priorityqueue.PriorityQueue[reconcile.Request]) {
+				h.Update(context.Background(), event.UpdateEvent{ObjectOld: withRV(running, "1"), ObjectNew: withRV(running, "2")}, q)
+			},
+			want: PriorityActive,
+		},
+		"UpdatedWaiting": {
+			reason: "A change of a waiting operation (e.g. cancel) keeps the default priority.",
+			send: func(h handler.EventHandler, q priorityqueue.PriorityQueue[reconcile.Request]) {
+				h.Update(context.Background(), event.UpdateEvent{ObjectOld: withRV(second, "1"), ObjectNew: withRV(second, "2")}, q)
+			},
+			want: 0,
+		},
+		"UpdatedFinished": {
+			reason: "A finished operation's change waits at idle priority.",
+			send: func(h handler.EventHandler, q priorityqueue.PriorityQueue[reconcile.Request]) {
+				h.Update(context.Background(), event.UpdateEvent{ObjectOld: withRV(done, "1"), ObjectNew: withRV(done, "2")}, q)
+			},
+			want: PriorityIdle,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := runtime.NewScheme()
+			if err := apis.AddToScheme(s); err != nil {
+				t.Fatal(err)
+			}
+			kube := crfake.NewClientBuilder().WithScheme(s).WithObjects(first, second, running, done).
+				WithIndex(&v1alpha1.ClusterOps{}, IndexClusterOpsCluster, ClusterOpsKeys).Build()
+			q := priorityqueue.New[reconcile.Request]("test")
+			defer q.ShutDown()
+			tc.send(OperationEvents(kube), q)
+			_, p, _ := q.GetWithPriority()
+			if p != tc.want {
+				t.Errorf("\n%s\nenqueued at priority %d, want %d", tc.reason, p, tc.want)
 			}
 		})
 	}

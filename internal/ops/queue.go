@@ -179,3 +179,40 @@ func NextWaiting(objs []Object, holder *v1alpha1.OperationReference) Object {
 	QueueOrder(waiting)
 	return waiting[0]
 }
+
+// SameTarget lists the operations of o's kind that name the same target as
+// o (by reference name or id), from the cache's index; o is among them.
+func SameTarget(ctx context.Context, kube client.Reader, o Object) ([]Object, error) {
+	var out []Object
+	seen := map[types.UID]bool{}
+	add := func(q Object) {
+		if !seen[q.GetUID()] {
+			seen[q.GetUID()] = true
+			out = append(out, q)
+		}
+	}
+	in := client.InNamespace(o.GetNamespace())
+	switch o.(type) {
+	case *v1alpha1.ClusterOps:
+		for _, key := range ClusterOpsKeys(o) {
+			l := &v1alpha1.ClusterOpsList{}
+			if err := kube.List(ctx, l, in, client.MatchingFields{IndexClusterOpsCluster: key}); err != nil {
+				return nil, errors.Wrap(err, errListQueueOps)
+			}
+			for i := range l.Items {
+				add(&l.Items[i])
+			}
+		}
+	case *v1alpha1.StorageNodeOps:
+		for _, key := range NodeOpsKeys(o) {
+			l := &v1alpha1.StorageNodeOpsList{}
+			if err := kube.List(ctx, l, in, client.MatchingFields{IndexNodeOpsNode: key}); err != nil {
+				return nil, errors.Wrap(err, errListQueueOps)
+			}
+			for i := range l.Items {
+				add(&l.Items[i])
+			}
+		}
+	}
+	return out, nil
+}

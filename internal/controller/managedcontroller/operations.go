@@ -94,7 +94,8 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
-		For(k.New()).
+		// The kind's own events, at the priority of the operation's state.
+		Watches(k.New(), ops.OperationEvents(mgr.GetClient())).
 		// A change of a StorageCluster's lock wakes the operation next in
 		// its queue.
 		Watches(&v1alpha1.StorageCluster{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(k.WaitingOn(mgr.GetClient())), ops.PriorityActive),

@@ -420,12 +420,29 @@ func restartStep(cluster, node, verb string, p sb.RestartParams) ops.Step {
 			return ops.Verdict{Done: true}
 		}
 		ch := nodeChanges(b, snap, node)
-		if k := len(ch); k > 0 && ch[k-1].From == string(sb.NodeInRestart) && ch[k-1].To == string(sb.NodeOffline) && n.Status == sb.NodeOffline {
-			return ops.Verdict{Progress: "the restart failed (in_restart → offline); the backend's node_restart task retries it once its lease goes stale (180 s)"}
+		failed := 0
+		for _, e := range ch {
+			if e.From == string(sb.NodeInRestart) && e.To == string(sb.NodeOffline) {
+				failed++
+			}
+		}
+		switch {
+		case failed > 0 && n.Status == sb.NodeOffline:
+			return ops.Verdict{Progress: fmt.Sprintf("the restart failed %s since the call (in_restart → offline); the backend's node_restart task retries it once its lease goes stale (180 s)", times(failed))}
+		case failed > 0:
+			return ops.Verdict{Progress: fmt.Sprintf("node is %s; the restart failed %s since the call (in_restart → offline) and the backend is retrying it", n.Status, times(failed))}
 		}
 		return ops.Verdict{Progress: fmt.Sprintf("node is %s", n.Status)}
 	}
 	return s
+}
+
+// times says how many times: "once", "2 times".
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
 }
 
 // removeStep: DELETE /storage-nodes/{id}/?force_remove&force_migrate&

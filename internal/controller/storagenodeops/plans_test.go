@@ -466,7 +466,16 @@ func TestRestartSteps(t *testing.T) {
 			reason: "A restart that went in_restart → offline is retried by the backend's task: reported, not failed.",
 			judge:  check, step: restartS, base: sent("offline"),
 			snap: snap(sb.ClusterDegraded, nodes("n1=offline"), events(mark, nodeEv("e1", "n1", "offline", "in_restart"), nodeEv("e2", "n1", "in_restart", "offline"))),
-			want: outcome{Progress: "the restart failed (in_restart → offline); the backend's node_restart task retries it"},
+			want: outcome{Progress: "the restart failed once since the call (in_restart → offline); the backend's node_restart task retries it"},
+		},
+		"CheckRetryingAfterFailures": {
+			reason: "A node in_restart again after failed restarts is reported with the failures, so a deadline's message names them whatever the node shows at that moment.",
+			judge:  check, step: restartS, base: sent("offline"),
+			snap: snap(sb.ClusterDegraded, nodes("n1=in_restart"), events(mark,
+				nodeEv("e1", "n1", "offline", "in_restart"), nodeEv("e2", "n1", "in_restart", "offline"),
+				nodeEv("e3", "n1", "offline", "in_restart"), nodeEv("e4", "n1", "in_restart", "offline"),
+				nodeEv("e5", "n1", "offline", "in_restart"))),
+			want: outcome{Progress: "node is in_restart; the restart failed 2 times since the call (in_restart → offline) and the backend is retrying it"},
 		},
 		"CheckProgressInRestart": {
 			reason: "A node in_restart is waited for.",
