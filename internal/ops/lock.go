@@ -185,6 +185,21 @@ func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.Namespace
 	if err != nil {
 		return errors.Wrap(err, errGetTarget)
 	}
+	if !Holds(t, o) && l.Reader != nil {
+		// The cache may not show a lock taken moments ago (an operation
+		// whose only call is answered at once finishes right after taking
+		// it): confirm with the API server before concluding there is
+		// nothing to release, or the operation would end with its lock
+		// still held.
+		fresh := l.NewTarget()
+		switch err := l.Reader.Get(ctx, lockKey, fresh); {
+		case kerrors.IsNotFound(err):
+			return nil
+		case err != nil:
+			return errors.Wrap(err, errGetTarget)
+		}
+		t = fresh
+	}
 	changed := false
 	if Holds(t, o) {
 		t.SetActiveOperation(nil)

@@ -265,6 +265,32 @@ func TestFinish(t *testing.T) {
 	}
 }
 
+func TestFinishConfirmsWithTheAPIServer(t *testing.T) {
+	op1 := operation()
+	locked := storageCluster(lockedBy(lockOf(op1, v1alpha1.OperationRunning)))
+	api := newKube(t, nil, op1.DeepCopy(), locked)
+	// The cache still shows the cluster as it was before the lock was taken.
+	cache := staleGet{Client: api, obj: storageCluster()}
+	l := &Lock{Kube: cache, Reader: api, NewTarget: func() Target { return &v1alpha1.StorageCluster{} }}
+	if err := l.Finish(context.Background(), targetKey, getOp(t, api, "op1"), nil); err != nil {
+		t.Fatalf("Finish(...): %v", err)
+	}
+	if a := getCluster(t, api).Status.AtProvider.ActiveOperation; a != nil {
+		t.Errorf("\nA lock the cache does not show yet is still released (the API server is asked).\nlock after Finish: %+v", a)
+	}
+}
+
+// staleGet is a client whose Get answers with an old copy of obj.
+type staleGet struct {
+	client.Client
+	obj client.Object
+}
+
+func (s staleGet) Get(_ context.Context, _ client.ObjectKey, o client.Object, _ ...client.GetOption) error {
+	s.obj.(*v1alpha1.StorageCluster).DeepCopyInto(o.(*v1alpha1.StorageCluster)) //nolint:forcetypeassert // the test's only kind.
+	return nil
+}
+
 func TestFinishTargetUnreadable(t *testing.T) {
 	// A client whose reads fail with something other than NotFound.
 	l := newLock(failingGet{Client: newKube(t, nil), err: errors.New("boom")})

@@ -331,11 +331,13 @@ func (s *supervisor) monitor() {
 		if races := p.scan.raceCount(); races > 0 {
 			s.report("the provider (run #%d) reported %d data race(s); see %s", len(s.runs), races, s.logPath)
 		}
+		// A failure is reported before it is broadcast, so whoever waits
+		// for it finds the report.
 		if failure != "" {
 			s.err = errors.New(failure)
+			s.report("%s", failure)
 			s.broadcastLocked()
 			s.mu.Unlock()
-			s.report("%s", failure)
 			return
 		}
 		if s.stopping {
@@ -345,9 +347,9 @@ func (s *supervisor) monitor() {
 		}
 		if err := s.startLocked(); err != nil {
 			s.err = fmt.Errorf("cannot restart the provider: %w", err)
+			s.report("%v", s.err)
 			s.broadcastLocked()
 			s.mu.Unlock()
-			s.report("%v", s.err)
 			return
 		}
 		s.mu.Unlock()
