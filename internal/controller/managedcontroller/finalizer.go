@@ -32,6 +32,11 @@ import (
 // atProvider and Ready condition) was written only at the next poll, a
 // minute later: the finalizer's own update event is not a desired-state
 // change and does not reconcile again.
+//
+// Putting the observed status back loses no one else's write: the finalizer
+// update carries the resource version the status was observed at, so it
+// fails if anything else changed the object in between, and the status
+// write that follows carries the new version.
 type statusKeepingFinalizer struct {
 	resource.Finalizer
 }
