@@ -27,6 +27,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 )
 
 // Reconcile priorities of operations. When hundreds of operations are
@@ -112,7 +114,7 @@ func updatedPriority(oldObj, newObj client.Object) *int {
 	active, idle := PriorityActive, PriorityIdle
 	st := o.GetOperationStatus()
 	switch {
-	case st.StartedAt != nil && !isTerminal(st.Phase):
+	case running(st):
 		return &active
 	case isTerminal(st.Phase), oldObj != nil && oldObj.GetResourceVersion() == newObj.GetResourceVersion():
 		return &idle
@@ -180,10 +182,16 @@ func Prioritized(r reconcile.Reconciler, kube client.Reader, newObject func() Ob
 			return res, err
 		}
 		p := PriorityIdle
-		if st := o.GetOperationStatus(); st.StartedAt != nil && !isTerminal(st.Phase) {
+		if running(o.GetOperationStatus()) {
 			p = PriorityActive
 		}
 		res.Priority = &p
 		return res, err
 	})
+}
+
+// running reports whether an operation started and did not finish: it holds
+// (or is about to release) its lock.
+func running(st *v1alpha1.OperationStatus) bool {
+	return st.StartedAt != nil && !isTerminal(st.Phase)
 }
