@@ -3,6 +3,8 @@
 #   crossplane                       the Crossplane CLI (composition render, resource validate, xpkg build)
 #   crossplane-core                  the Crossplane core binary, whose composition engine `render` runs
 #   function-patch-and-transform     the composition function, run locally by `render`
+#   crossplane-crds/                 Crossplane's own CRDs (core's cluster/crds), which the e2e tier and
+#                                    `make demo-xr` install before they start core out of cluster
 #
 # Prints the folder holding the three binaries on stdout (progress goes to stderr). Each tool is built from the Go
 # module proxy in its own scratch module, because their crossplane-runtime versions differ from ours and from each
@@ -48,5 +50,15 @@ build_tool crossplane-core \
 build_tool crossplane \
   "github.com/crossplane/cli/v2@v${CLI_VERSION}" \
   github.com/crossplane/cli/v2/cmd/crossplane
+
+# Crossplane's own CRDs, from the core module the build above downloaded: core installs them itself only in
+# a cluster (`core init`); out of cluster the e2e tier and the demo install them.
+if [ ! -d "$DEST/crossplane-crds" ]; then
+  core_dir=$(cd / && GOFLAGS=-mod=mod go mod download -json "github.com/crossplane/crossplane/v2@v${CORE_VERSION}" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  [ -d "$core_dir/cluster/crds" ] || { log "no cluster/crds in $core_dir"; exit 1; }
+  rm -rf "$DEST/crossplane-crds.tmp" && cp -r "$core_dir/cluster/crds" "$DEST/crossplane-crds.tmp"
+  chmod -R u+w "$DEST/crossplane-crds.tmp" && mv "$DEST/crossplane-crds.tmp" "$DEST/crossplane-crds"
+  log "crossplane-crds ready"
+fi
 
 echo "$DEST"

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Provides kube-apiserver and etcd for envtest and `make demo`, cached outside the repo.
+# Provides kube-apiserver and etcd for envtest and `make demo`, and kube-controller-manager, whose garbage
+# collector deletes what a composite resource composed (the e2e tier and `make demo-xr` run it; Crossplane leaves
+# composed resources to it), cached outside the repo.
 #
-# Prints the folder holding both binaries on stdout (progress goes to stderr). Order of attempts:
+# Prints the folder holding the binaries on stdout (progress goes to stderr). Order of attempts:
 #   1. the cache ($XDG_CACHE_HOME or ~/.cache)/provider-simplyblock/envtest/<versions>;
-#   2. setup-envtest's download, when the internet is reachable;
-#   3. a build from the Go module proxy (kube-apiserver ~8 min, etcd ~2 min cold on 2 cores).
+#   2. setup-envtest's download of kube-apiserver and etcd, when the internet is reachable;
+#   3. a build from the Go module proxy (kube-apiserver ~8 min, kube-controller-manager ~4 min more, etcd ~2 min
+#      cold on 2 cores).
 set -euo pipefail
 
 KUBE_VERSION="${KUBE_VERSION:-1.35.4}"
@@ -15,7 +18,7 @@ DEST="$CACHE_ROOT/envtest/k8s-${KUBE_VERSION}-etcd-${ETCD_VERSION}"
 
 log() { echo "envtest-binaries: $*" >&2; }
 
-have_binaries() { [ -x "$1/kube-apiserver" ] && [ -x "$1/etcd" ]; }
+have_binaries() { [ -x "$1/kube-apiserver" ] && [ -x "$1/etcd" ] && [ -x "$1/kube-controller-manager" ]; }
 
 if have_binaries "$DEST"; then
   echo "$DEST"
@@ -37,12 +40,13 @@ try_download() {
 }
 
 # 3. Build from source through the module proxy, in scratch modules.
-build_kube_apiserver() {
+# build_kubernetes CMD... builds k8s.io/kubernetes/cmd/CMD for each CMD in one scratch module.
+build_kubernetes() {
   local work; work=$(mktemp -d)
   trap 'rm -rf "$work"' RETURN
-  log "building kube-apiserver v${KUBE_VERSION} from the Go module proxy (about 8 minutes cold)..."
+  log "building $* v${KUBE_VERSION} from the Go module proxy (about 8 minutes cold for kube-apiserver)..."
   cd "$work"
-  go mod init scratch/kube-apiserver >/dev/null 2>&1
+  go mod init scratch/kubernetes >/dev/null 2>&1
   local modjson gomod
   modjson=$(go mod download -json "k8s.io/kubernetes@v${KUBE_VERSION}")
   gomod=$(echo "$modjson" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
@@ -52,18 +56,19 @@ build_kube_apiserver() {
     go mod edit -replace "${m}=${m}@${staging_version}"
   done
   go mod edit -require "k8s.io/kubernetes@v${KUBE_VERSION}"
-  cat > tools.go <<'GO'
-//go:build tools
-
-package tools
-
-import _ "k8s.io/kubernetes/cmd/kube-apiserver"
-GO
-  log "resolving kube-apiserver dependencies..."
+  {
+    printf '//go:build tools\n\npackage tools\n\nimport (\n'
+    for cmd in "$@"; do printf '\t_ "k8s.io/kubernetes/cmd/%s"\n' "$cmd"; done
+    printf ')\n'
+  } > tools.go
+  log "resolving dependencies..."
   go mod tidy >&2
-  log "compiling kube-apiserver..."
-  go build -o "$DEST/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
-  log "kube-apiserver ready"
+  for cmd in "$@"; do
+    log "compiling $cmd..."
+    go build -o "$DEST/$cmd.tmp" "k8s.io/kubernetes/cmd/$cmd"
+    mv "$DEST/$cmd.tmp" "$DEST/$cmd"
+    log "$cmd ready"
+  done
 }
 
 build_etcd() {
@@ -85,10 +90,12 @@ GO
   log "etcd ready"
 }
 
-if ! try_download; then
+if ! { [ -x "$DEST/kube-apiserver" ] && [ -x "$DEST/etcd" ]; } && ! try_download; then
   [ -x "$DEST/etcd" ] || build_etcd
-  [ -x "$DEST/kube-apiserver" ] || build_kube_apiserver
 fi
+missing=()
+for cmd in kube-apiserver kube-controller-manager; do [ -x "$DEST/$cmd" ] || missing+=("$cmd"); done
+[ ${#missing[@]} -eq 0 ] || build_kubernetes "${missing[@]}"
 
-have_binaries "$DEST" || { log "failed to provide kube-apiserver and etcd in $DEST"; exit 1; }
+have_binaries "$DEST" || { log "failed to provide kube-apiserver, kube-controller-manager and etcd in $DEST"; exit 1; }
 echo "$DEST"

@@ -18,15 +18,20 @@ limitations under the License.
 // (examples/composition/xrd.yaml and xrd-legacy.yaml). Their parameter schemas
 // are copied from the managed resources' CRDs in package/crds, validation and
 // immutability rules included, so an XR is checked at admission exactly like
-// the resources composed from it, and the two cannot drift apart. It runs
+// the resources composed from it, and the two cannot drift apart. It refuses
+// to write an XR whose strings or lists have no bounds (see unboundedFields).
+// It runs
 // from go generate (apis/generate.go).
 package main
 
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/pkg/errors"
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -97,6 +102,11 @@ func run(crds, out string) error {
 	if err != nil {
 		return err
 	}
+	if unbounded := unboundedFields(spec, "spec"); len(unbounded) > 0 {
+		return errors.Errorf("the XR's spec has strings without maxLength or lists without maxItems, which make "+
+			"the API server refuse its CEL rules as too costly: %s (bound them in the managed resource's type, or "+
+			"in hack/xrd-gen/schema.go)", strings.Join(unbounded, ", "))
+	}
 	for file, xrd := range map[string]map[string]any{
 		"xrd.yaml":        namespacedXRD(spec, statusSchema()),
 		"xrd-legacy.yaml": legacyXRD(spec, statusSchema()),
@@ -124,6 +134,25 @@ func pick(from map[string]extv1.JSONSchemaProps, names []string) (map[string]ext
 		out[n] = withoutDefaults(p)
 	}
 	return out, nil
+}
+
+// unboundedFields lists the strings without maxLength (or enum) and the
+// lists without maxItems under p, by path.
+func unboundedFields(p extv1.JSONSchemaProps, path string) []string {
+	var out []string
+	switch {
+	case p.Type == "string" && p.MaxLength == nil && len(p.Enum) == 0:
+		out = append(out, path)
+	case p.Type == "array" && p.MaxItems == nil:
+		out = append(out, path)
+	}
+	if p.Items != nil && p.Items.Schema != nil {
+		out = append(out, unboundedFields(*p.Items.Schema, path+"[]")...)
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.Properties)) {
+		out = append(out, unboundedFields(p.Properties[k], path+"."+k)...)
+	}
+	return out
 }
 
 func withoutDefaults(p extv1.JSONSchemaProps) extv1.JSONSchemaProps {

@@ -17,6 +17,8 @@ limitations under the License.
 package main
 
 import (
+	"fmt"
+
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 )
 
@@ -26,8 +28,27 @@ const (
 	version     = "v1alpha1"
 )
 
+// Bounds of the XR's own lists and strings. The API server estimates the
+// cost of every CEL rule from them (a rule inside an unbounded list costs
+// more than the budget allows, and the CRD is refused); README "Composition"
+// lists them.
+const (
+	maxNodes      = 128 // nodes of one cluster
+	maxPools      = 64  // pools of one cluster
+	maxNodeName   = 40  // leaves room for the XR's name in the StorageNode's name
+	maxObjectName = 253 // a Kubernetes object name
+	maxNamespace  = 63  // a Kubernetes namespace name
+)
+
 func str(desc string) extv1.JSONSchemaProps {
 	return extv1.JSONSchemaProps{Type: "string", Description: desc}
+}
+
+// boundedStr is a string of at most maxLength characters.
+func boundedStr(desc string, maxLength int64) extv1.JSONSchemaProps {
+	p := str(desc)
+	p.MaxLength = &maxLength
+	return p
 }
 
 func integer(desc string) extv1.JSONSchemaProps {
@@ -38,12 +59,13 @@ func object(desc string, props map[string]extv1.JSONSchemaProps, required ...str
 	return extv1.JSONSchemaProps{Type: "object", Description: desc, Properties: props, Required: required}
 }
 
-func mapList(desc string, item extv1.JSONSchemaProps) extv1.JSONSchemaProps {
+// mapList is a list of at most maxItems objects keyed by name.
+func mapList(desc string, maxItems int64, item extv1.JSONSchemaProps) extv1.JSONSchemaProps {
 	key := "name"
 	listType := "map"
 	return extv1.JSONSchemaProps{
 		Type: "array", Description: desc, Items: &extv1.JSONSchemaPropsOrArray{Schema: &item},
-		XListType: &listType, XListMapKeys: []string{key},
+		XListType: &listType, XListMapKeys: []string{key}, MaxItems: &maxItems,
 	}
 }
 
@@ -71,15 +93,13 @@ func specSchema(cluster, node, pool, ops map[string]extv1.JSONSchemaProps) (extv
 		return extv1.JSONSchemaProps{}, err
 	}
 	// A node's name becomes part of a Kubernetes object name.
-	nodeName := str("Name of the node in this cluster; the StorageNode is named <xr>-<name>.")
+	nodeName := boundedStr("Name of the node in this cluster; the StorageNode is named <xr>-<name>.", maxNodeName)
 	nodeName.Pattern = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
-	maxLen := int64(40)
-	nodeName.MaxLength = &maxLen
 	minNodes := int64(1)
 
-	nodes := mapList("Storage nodes of the cluster. Nodes listed when the XR is created form the cluster that the "+
-		"Activate operation activates; nodes added later join with expand: true and one Expand operation per change "+
-		"integrates them. Removing a node deletes its StorageNode.",
+	nodes := mapList(fmt.Sprintf("Storage nodes of the cluster, at most %d. Nodes listed when the XR is created form "+
+		"the cluster that the Activate operation activates; nodes added later join with expand: true and one Expand "+
+		"operation per change integrates them. Removing a node deletes its StorageNode.", maxNodes), maxNodes,
 		object("A storage node.", map[string]extv1.JSONSchemaProps{
 			"name":      nodeName,
 			"address":   withDescription(nodeIdentity["nodeAddress"], "Management address of the node, host:port."),
@@ -91,11 +111,11 @@ func specSchema(cluster, node, pool, ops map[string]extv1.JSONSchemaProps) (extv
 	return object("The desired storage cluster.", map[string]extv1.JSONSchemaProps{
 		"cluster":    object("StorageCluster parameters (spec.forProvider); name defaults to the XR's name.", clusterProps),
 		"nodes":      nodes,
-		"pools":      mapList("Storage pools of the cluster.", object("StoragePool parameters (spec.forProvider).", poolProps, "name")),
+		"pools":      mapList(fmt.Sprintf("Storage pools of the cluster, at most %d.", maxPools), maxPools, object("StoragePool parameters (spec.forProvider).", poolProps, "name")),
 		"operations": object("Policy of the operations composed for the cluster (deadlines, retries).", opsProps),
 		"providerConfigRef": object("ProviderConfig (or ClusterProviderConfig) of every composed resource.",
 			map[string]extv1.JSONSchemaProps{
-				"name": str("Name of the ProviderConfig."),
+				"name": boundedStr("Name of the ProviderConfig.", maxObjectName),
 				"kind": {Type: "string", Description: "Kind of the provider configuration.",
 					Enum: []extv1.JSON{{Raw: []byte(`"ProviderConfig"`)}, {Raw: []byte(`"ClusterProviderConfig"`)}}},
 			}, "name"),
@@ -176,8 +196,8 @@ func namespacedXRD(spec, status extv1.JSONSchemaProps) map[string]any {
 // spec.namespace says where the composed resources go.
 func legacyXRD(spec, status extv1.JSONSchemaProps) map[string]any {
 	spec = *spec.DeepCopy()
-	spec.Properties["namespace"] = str("Namespace of the composed resources of an XR created without a claim " +
-		"(with a claim they go to the claim's namespace).")
+	spec.Properties["namespace"] = boundedStr("Namespace of the composed resources of an XR created without a claim "+
+		"(with a claim they go to the claim's namespace).", maxNamespace)
 	return map[string]any{
 		"apiVersion": "apiextensions.crossplane.io/v1",
 		"kind":       "CompositeResourceDefinition",

@@ -86,6 +86,12 @@ func observedOps(name, phase string) string {
 		"status":{"atProvider":{"phase":"` + phase + `"}}}`
 }
 
+// observedExpand is a composed Expand that lists the nodes it expanded.
+func observedExpand(name, phase, nodes string) string {
+	return strings.Replace(observedOps(name, phase), `"namespace":"storage"}`,
+		`"namespace":"storage","annotations":{"`+AnnotationExpandedNodes+`":"`+nodes+`"}}`, 1)
+}
+
 func observedCluster(status, history string) string {
 	return `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"StorageCluster",
 		"metadata":{"name":"prod","namespace":"storage"},"spec":{"forProvider":{"name":"prod"}},
@@ -228,6 +234,38 @@ func TestRunFunction(t *testing.T) {
 				"node-node-5": node("node-5", true, true), "pool-pool01": pool,
 				"activate": ops("prod-activate", 0, true),
 				expandKey:  ops(expandName, 5, true),
+			}},
+		},
+		"NodeRemovedAfterExpansion": {
+			reason: "Removing an expanded node composes no new Expand: the observed one covers every node left.",
+			xr: xr(strings.Replace(fiveNodes, `,
+	{"name":"node-5","address":"10.0.0.15:5000","interface":"eth0"}`, "", 1)),
+			observed: with(initialNodes, map[string]string{
+				"cluster": observedCluster("active", "[]"), "activate": activateOps("Succeeded"),
+				"node-node-4": observedNode("node-4", true, true), "node-node-5": observedNode("node-5", true, true),
+				expandKey: observedExpand(expandName, "Succeeded", "node-4,node-5"),
+			}),
+			want: outcome{Resources: map[string]gist{
+				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
+				"node-node-3": node("node-3", false, true), "node-node-4": node("node-4", true, true),
+				"pool-pool01": pool, "activate": ops("prod-activate", 0, true),
+				expandKey: ops(expandName, 4, true),
+			}},
+		},
+		"NodeAddedAfterARemoval": {
+			reason: "A node added after a removal is a new change: one new Expand for the nodes expanded now.",
+			xr: xr(strings.Replace(fiveNodes, `{"name":"node-5","address":"10.0.0.15:5000"`, `{"name":"node-6","address":"10.0.0.16:5000"`, 1)),
+			observed: with(initialNodes, map[string]string{
+				"cluster": observedCluster("active", "[]"), "activate": activateOps("Succeeded"),
+				"node-node-4": observedNode("node-4", true, true),
+				expandKey:     observedExpand(expandName, "Succeeded", "node-4,node-5"),
+			}),
+			want: outcome{Resources: map[string]gist{
+				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
+				"node-node-3": node("node-3", false, true), "node-node-4": node("node-4", true, true),
+				"node-node-6": node("node-6", true, false), "pool-pool01": pool,
+				"activate": ops("prod-activate", 0, true),
+				"expand-" + changeID([]string{"node-4", "node-6"}): ops("prod-expand-5-"+changeID([]string{"node-4", "node-6"}), 5, false),
 			}},
 		},
 		"ActivatedByStatusAlone": {
@@ -376,7 +414,8 @@ func TestComposedObjects(t *testing.T) {
 		"Expand": {
 			reason:   "The Expand operation carries the operations policy and the expected node count.",
 			resource: expandKey,
-			want: `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"ClusterOps","metadata":{"name":"` + expandName + `","namespace":"storage"},
+			want: `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"ClusterOps","metadata":{"name":"` + expandName + `","namespace":"storage",
+				"annotations":{"storage.simplyblock.io/expanded-nodes":"node-4,node-5"}},
 				"spec":{"forProvider":{"clusterIdRef":{"name":"prod"},"expand":{"expectedNodes":5},"retry":{"maxAttempts":2},"timeoutSeconds":600,"type":"Expand"},
 				"providerConfigRef":{"kind":"ProviderConfig","name":"team-a"}}}`,
 		},

@@ -20,6 +20,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +30,11 @@ import (
 
 // APIVersion of the managed resources this function composes.
 const APIVersion = "simplyblock.m.crossplane.io/v1alpha1"
+
+// AnnotationExpandedNodes lists, on a composed Expand, the expanded nodes
+// (comma-separated names) the cluster has once it finished. A later render
+// whose expanded nodes it covers (a node was removed) composes no new Expand.
+const AnnotationExpandedNodes = "storage.simplyblock.io/expanded-nodes"
 
 // Composition resource names: the keys that tie a composed resource to its
 // place in the composition across renders.
@@ -135,9 +141,19 @@ func (p *planner) Plan() plan {
 	current := ""
 	if len(expansion) > 0 {
 		current = expandResourcePrefix + changeID(expansion)
-		addOperation(current, p.clusterOps(
-			p.name(fmt.Sprintf("expand-%d-%s", composedNodes, changeID(expansion))), "Expand",
-			map[string]any{"expand": map[string]any{"expectedNodes": int64(composedNodes)}}))
+		_, seen := p.observed[current]
+		if covering := p.coveringExpansion(expansion); !seen && covering != "" {
+			// Nodes were removed since the last growth: the observed Expand
+			// already covers every expanded node, there is nothing to integrate.
+			current = covering
+			addOperation(current, observedCopy(p.observed[current]))
+		} else {
+			op := p.clusterOps(p.name(fmt.Sprintf("expand-%d-%s", composedNodes, changeID(expansion))), "Expand",
+				map[string]any{"expand": map[string]any{"expectedNodes": int64(composedNodes)}})
+			_ = unstructured.SetNestedStringMap(op, map[string]string{AnnotationExpandedNodes: strings.Join(sortedCopy(expansion), ",")},
+				"metadata", "annotations")
+			addOperation(current, op)
+		}
 	}
 	// An earlier expansion that is still running stays composed until it
 	// finishes; deleting it would abandon it half way.
@@ -266,6 +282,9 @@ func observedCopy(obs map[string]any) map[string]any {
 			meta[k] = v
 		}
 	}
+	if v, ok, _ := unstructured.NestedString(obs, "metadata", "annotations", AnnotationExpandedNodes); ok {
+		meta["annotations"] = map[string]any{AnnotationExpandedNodes: v}
+	}
 	return map[string]any{
 		"apiVersion": obs["apiVersion"], "kind": obs["kind"], "metadata": meta,
 		"spec": runtime.DeepCopyJSONValue(obs["spec"]),
@@ -274,10 +293,30 @@ func observedCopy(obs map[string]any) map[string]any {
 
 // changeID names a set of added nodes: the same set always gets the same ID.
 func changeID(nodes []string) string {
-	s := append([]string(nil), nodes...)
-	sort.Strings(s)
-	sum := sha256.Sum256([]byte(strings.Join(s, ",")))
+	sum := sha256.Sum256([]byte(strings.Join(sortedCopy(nodes), ",")))
 	return hex.EncodeToString(sum[:])[:8]
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+// coveringExpansion returns the key of an observed Expand whose expanded
+// nodes include every node of expansion, or "".
+func (p *planner) coveringExpansion(expansion []string) string {
+	for _, key := range sortedKeys(p.observed) {
+		if !strings.HasPrefix(key, expandResourcePrefix) {
+			continue
+		}
+		listed, _, _ := unstructured.NestedString(p.observed[key], "metadata", "annotations", AnnotationExpandedNodes)
+		covered := strings.Split(listed, ",")
+		if listed != "" && !slices.ContainsFunc(expansion, func(n string) bool { return !slices.Contains(covered, n) }) {
+			return key
+		}
+	}
+	return ""
 }
 
 func isReady(obj map[string]any) bool {

@@ -32,6 +32,7 @@ type StorageClusterParameters struct {
 	// It is required because the backend skips its duplicate check for an
 	// empty name, so a repeated create would make a second cluster.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
 	Name string `json:"name"`
 
 	// BlkSize is the logical block size in bytes: 512 or 4096.
@@ -171,6 +172,7 @@ type StorageClusterParameters struct {
 	// empty means the backend's choice.
 	// +optional
 	// +kubebuilder:default=""
+	// +kubebuilder:validation:MaxLength=15
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="clientDataNic is immutable"
 	ClientDataNic string `json:"clientDataNic,omitempty"`
 

@@ -57,14 +57,17 @@ type StorageNodeParameters struct {
 	ClusterIDSelector *xpv2.NamespacedSelector `json:"clusterIdSelector,omitempty"`
 
 	// NodeAddress is the address of the storage node agent (the host's
-	// SNodeAPI), as host:port, for example 10.0.0.10:5000.
+	// SNodeAPI), as host:port, for example 10.0.0.10:5000: at most 259
+	// characters, a DNS name and a port.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=259
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="nodeAddress is immutable"
 	NodeAddress string `json:"nodeAddress"`
 
 	// InterfaceName is the host's management network interface, for example
-	// eth0.
+	// eth0: at most 15 characters, Linux's limit for interface names.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=15
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="interfaceName is immutable"
 	InterfaceName string `json:"interfaceName"`
 
@@ -91,6 +94,7 @@ type StorageNodeParameters struct {
 	// backend's default.
 	// +optional
 	// +kubebuilder:default=""
+	// +kubebuilder:validation:MaxLength=512
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spdkImage is immutable"
 	SpdkImage string `json:"spdkImage,omitempty"`
 
@@ -104,6 +108,8 @@ type StorageNodeParameters struct {
 	// example [eth1, eth2].
 	// +optional
 	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=15
 	DataNics []string `json:"dataNics,omitempty"`
 
 	// Namespace is the backend's namespace parameter of the node: the
@@ -111,6 +117,7 @@ type StorageNodeParameters struct {
 	// in Kubernetes.
 	// +optional
 	// +kubebuilder:default=default
+	// +kubebuilder:validation:MaxLength=63
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="namespace is immutable"
 	Namespace string `json:"namespace"`
 
@@ -169,6 +176,7 @@ type StorageNodeParameters struct {
 	// backend's default.
 	// +optional
 	// +kubebuilder:default=""
+	// +kubebuilder:validation:MaxLength=512
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spdkProxyImage is immutable"
 	SpdkProxyImage string `json:"spdkProxyImage,omitempty"`
 

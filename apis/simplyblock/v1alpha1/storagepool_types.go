@@ -54,6 +54,7 @@ type StoragePoolParameters struct {
 
 	// Name of the pool, unique within its cluster.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
 	Name string `json:"name"`
 
 	// PoolMax is the pool's maximum size in bytes; 0 means unlimited.
