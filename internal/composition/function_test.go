@@ -254,7 +254,7 @@ func TestRunFunction(t *testing.T) {
 		},
 		"NodeAddedAfterARemoval": {
 			reason: "A node added after a removal is a new change: one new Expand for the nodes expanded now.",
-			xr: xr(strings.Replace(fiveNodes, `{"name":"node-5","address":"10.0.0.15:5000"`, `{"name":"node-6","address":"10.0.0.16:5000"`, 1)),
+			xr:     xr(strings.Replace(fiveNodes, `{"name":"node-5","address":"10.0.0.15:5000"`, `{"name":"node-6","address":"10.0.0.16:5000"`, 1)),
 			observed: with(initialNodes, map[string]string{
 				"cluster": observedCluster("active", "[]"), "activate": activateOps("Succeeded"),
 				"node-node-4": observedNode("node-4", true, true),
