@@ -1,0 +1,342 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/simplyblock/provider-simplyblock/apis"
+	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
+	"github.com/simplyblock/provider-simplyblock/cluster/local/controlplane"
+	"github.com/simplyblock/provider-simplyblock/internal/simulator"
+)
+
+const (
+	// toolsEnv names the folder hack/crossplane-tools.sh prints.
+	toolsEnv   = "CROSSPLANE_TOOLS"
+	adminToken = "e2e-admin-token"
+	credsName  = "simplyblock-credentials"
+	// simSpeed runs the backend 200 times faster than real time.
+	simSpeed = 200
+)
+
+// providerArgs are the provider's flags: steady-state resources are polled
+// every 2 s (so the XR soon shows a cluster's status) and the operation
+// engine waits 5 s for evidence, as `make demo` runs it sped up.
+var providerArgs = []string{
+	"--debug", "--poll=2s", "--ops-evidence-grace=5s", "--ops-poll-waiting=1s",
+	"--metrics-bind-address=0", "--health-probe-bind-address=0",
+}
+
+// world is what every test shares; TestMain builds it once.
+var world struct {
+	skip        string // why the tier cannot run here; empty when it can
+	root        string
+	cfg         *rest.Config
+	kube        client.Client
+	kubeconfig  string
+	workDir     string
+	providerBin string
+	sim         *simulator.Simulator
+	xp          *controlplane.Crossplane
+	gc          *controlplane.Process
+
+	mu       sync.Mutex
+	provider *controlplane.Process
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) (code int) {
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(os.Stderr, "e2e: "+format+"\n", args...)
+		return 1
+	}
+	_, file, _, _ := runtime.Caller(0)
+	world.root = filepath.Join(filepath.Dir(file), "..", "..")
+	tools := os.Getenv(toolsEnv)
+	if tools == "" {
+		world.skip = toolsEnv + " is not set; run make test, or set it to the folder printed by hack/crossplane-tools.sh"
+		return m.Run()
+	}
+	assets := os.Getenv("KUBEBUILDER_ASSETS")
+	if assets == "" {
+		out, err := exec.Command("bash", filepath.Join(world.root, "hack", "envtest-binaries.sh")).Output() //nolint:gosec // the repository's own script
+		if err != nil {
+			return fail("cannot provide the envtest binaries: %v", err)
+		}
+		assets = strings.TrimSpace(string(out))
+		_ = os.Setenv("KUBEBUILDER_ASSETS", assets)
+	}
+	var err error
+	if world.workDir, err = os.MkdirTemp("", "provider-simplyblock-e2e-"); err != nil {
+		return fail("%v", err)
+	}
+	defer func() {
+		if code == 0 && os.Getenv("E2E_KEEP_LOGS") == "" {
+			_ = os.RemoveAll(world.workDir)
+			return
+		}
+		fmt.Fprintf(os.Stderr, "e2e: logs kept in %s\n", world.workDir)
+	}()
+
+	// Build the provider and the function while the control plane starts.
+	world.providerBin = filepath.Join(world.workDir, "provider")
+	functionBin := filepath.Join(world.workDir, "function-storagecluster")
+	built := make(chan error, 1)
+	go func() {
+		built <- goBuild(map[string]string{world.providerBin: "./cmd/provider", functionBin: "./cmd/function-storagecluster"})
+	}()
+	defer func() {
+		if built != nil {
+			<-built
+		}
+	}()
+
+	// Every CRD we ship is installed as a cluster would: a CRD the API
+	// server refuses (a CEL rule over its cost budget, say) fails here.
+	env := &envtest.Environment{
+		CRDDirectoryPaths:     []string{filepath.Join(world.root, "package", "crds")},
+		ErrorIfCRDPathMissing: true,
+	}
+	if world.cfg, err = env.Start(); err != nil {
+		return fail("cannot start envtest: %v", err)
+	}
+	defer func() { _ = env.Stop() }()
+	user, err := env.AddUser(envtest.User{Name: "e2e", Groups: []string{"system:masters"}}, nil)
+	if err != nil {
+		return fail("cannot add a user: %v", err)
+	}
+	kubeconfig, err := user.KubeConfig()
+	if err != nil {
+		return fail("%v", err)
+	}
+	world.kubeconfig = filepath.Join(world.workDir, "kubeconfig")
+	if err := os.WriteFile(world.kubeconfig, kubeconfig, 0o600); err != nil {
+		return fail("%v", err)
+	}
+	scheme := kruntime.NewScheme()
+	for _, add := range []func(*kruntime.Scheme) error{clientgoscheme.AddToScheme, apis.AddToScheme, extv1.AddToScheme} {
+		if err := add(scheme); err != nil {
+			return fail("%v", err)
+		}
+	}
+	if world.kube, err = client.New(world.cfg, client.Options{Scheme: scheme}); err != nil {
+		return fail("%v", err)
+	}
+
+	if world.gc, err = controlplane.StartGarbageCollector(assets, world.kubeconfig, world.workDir); err != nil {
+		return fail("%v", err)
+	}
+	defer world.gc.Stop()
+
+	simLog, err := os.Create(filepath.Join(world.workDir, "simulator.log"))
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer func() { _ = simLog.Close() }()
+	var simLogMu sync.Mutex
+	world.sim = simulator.New(simulator.Options{
+		Speed: simSpeed, AdminTokens: []string{adminToken}, TLS: true,
+		Logf: func(format string, args ...any) {
+			simLogMu.Lock()
+			defer simLogMu.Unlock()
+			_, _ = fmt.Fprintf(simLog, time.Now().Format("15:04:05.000 ")+format+"\n", args...)
+		},
+	})
+	if err := world.sim.Start(); err != nil {
+		return fail("cannot start the simulator: %v", err)
+	}
+	defer world.sim.Close()
+
+	if err := <-built; err != nil {
+		built = nil
+		return fail("%v", err)
+	}
+	built = nil
+	ctx := context.Background()
+	world.xp, err = controlplane.StartCrossplane(ctx, world.cfg, controlplane.CrossplaneOptions{
+		Tools: tools, FunctionStorageCluster: functionBin, Kubeconfig: world.kubeconfig, WorkDir: world.workDir,
+		CoreArgs: []string{"--debug"},
+	})
+	if err != nil {
+		return fail("cannot start Crossplane: %v", err)
+	}
+	defer world.xp.Stop()
+	if err := startProvider(); err != nil {
+		return fail("%v", err)
+	}
+	defer stopProvider()
+
+	// The composite API exactly as shipped.
+	for _, f := range []string{"functions.yaml", "xrd.yaml", "xrd-legacy.yaml", "composition.yaml", "composition-legacy.yaml"} {
+		if err := createFile(ctx, filepath.Join(world.root, "examples", "composition", f), "", nil); err != nil {
+			return fail("%v", err)
+		}
+	}
+	// Crossplane derives and installs a CRD per XRD (and one for the claim);
+	// the tests judge whether the API server took them, so this only waits.
+	waitXRDs(ctx, 2*time.Minute)
+	return m.Run()
+}
+
+// waitXRDs waits until both XRDs are Established and the legacy one
+// Offered, or timeout passes.
+func waitXRDs(ctx context.Context, timeout time.Duration) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		ready := 0
+		for name, conds := range map[string][]string{
+			"xstorageclusters.storage.simplyblock.io":             {"Established"},
+			"xlegacystorageclusters.legacy.storage.simplyblock.io": {"Established", "Offered"},
+		} {
+			x := &unstructured.Unstructured{}
+			x.SetAPIVersion("apiextensions.crossplane.io/v1")
+			x.SetKind("CompositeResourceDefinition")
+			if err := world.kube.Get(ctx, client.ObjectKey{Name: name}, x); err != nil {
+				continue
+			}
+			ok := true
+			for _, ct := range conds {
+				if s, _, _ := condition(x, ct); s != "True" {
+					ok = false
+				}
+			}
+			if ok {
+				ready++
+			}
+		}
+		if ready == 2 {
+			return
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// needWorld skips (or, under CI, fails) a test the tier cannot run here.
+func needWorld(t *testing.T) {
+	t.Helper()
+	if world.skip == "" {
+		return
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal(world.skip)
+	}
+	t.Skip(world.skip)
+}
+
+// goBuild builds each package into its output path.
+func goBuild(outputs map[string]string) error {
+	for out, pkg := range outputs {
+		cmd := exec.Command("go", "build", "-o", out, pkg) //nolint:gosec // fixed arguments
+		cmd.Dir = world.root
+		var b bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &b, &b
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("cannot build %s: %v\n%s", pkg, err, b.String())
+		}
+	}
+	return nil
+}
+
+// startProvider starts the provider binary (again), logging to provider.log.
+func startProvider() error {
+	world.mu.Lock()
+	defer world.mu.Unlock()
+	p, err := controlplane.StartProcess("provider", world.workDir, world.providerBin, providerArgs,
+		[]string{"KUBECONFIG=" + world.kubeconfig})
+	if err != nil {
+		return err
+	}
+	world.provider = p
+	return nil
+}
+
+// killProvider SIGKILLs the provider, as a crash would.
+func killProvider() {
+	world.mu.Lock()
+	defer world.mu.Unlock()
+	world.provider.Kill()
+}
+
+func stopProvider() {
+	world.mu.Lock()
+	defer world.mu.Unlock()
+	world.provider.Stop()
+}
+
+// newNamespace creates a namespace for one test with the credentials Secret
+// and the namespaced ProviderConfig named default that the example XRs name.
+func newNamespace(t *testing.T, name string) string {
+	t.Helper()
+	ctx := context.Background()
+	objs := []client.Object{
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}},
+		&corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{Name: credsName, Namespace: name},
+			StringData: map[string]string{"token": adminToken, "ca.crt": string(world.sim.CACertPEM())},
+		},
+		&apisv1alpha1.ProviderConfig{
+			ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: name},
+			Spec: apisv1alpha1.ProviderConfigSpec{
+				Endpoint: world.sim.URL(),
+				Credentials: apisv1alpha1.ProviderCredentials{
+					Source:    xpv2.CredentialsSourceSecret,
+					SecretRef: apisv1alpha1.SecretKeySelector{Name: credsName, Key: "token"},
+				},
+				TLS: &apisv1alpha1.TLSConfig{CABundleSecretRef: &apisv1alpha1.SecretKeySelector{
+					Name: credsName, Key: "ca.crt"}},
+				RequestTimeoutSeconds: 5,
+			},
+		},
+	}
+	for _, o := range objs {
+		if err := world.kube.Create(ctx, o); err != nil {
+			t.Fatalf("cannot create %T %s: %v", o, o.GetName(), err)
+		}
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("logs: %s", strings.Join(append(world.xp.Logs(), world.provider.Log, world.gc.Log,
+				filepath.Join(world.workDir, "simulator.log")), ", "))
+		}
+	})
+	return name
+}
