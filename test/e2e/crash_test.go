@@ -47,7 +47,7 @@ func TestXRGrowsThroughCrashes(t *testing.T) {
 	since := time.Now()
 
 	chaos := startChaos(rand.New(rand.NewPCG(uint64(seed), 0))) //nolint:gosec // a replayable schedule, not a secret
-	t.Cleanup(func() { _, _ = chaos.stop() }) // a failed wait must not leave it killing
+	t.Cleanup(func() { _, _ = chaos.stop() })                   // a failed wait must not leave it killing
 	c.create(u)
 	c.waitOperation(c.composedName("activate"))
 	c.waitReady()

@@ -224,7 +224,7 @@ func waitXRDs(ctx context.Context, timeout time.Duration) {
 	for time.Now().Before(deadline) {
 		ready := 0
 		for name, conds := range map[string][]string{
-			"xstorageclusters.storage.simplyblock.io":             {"Established"},
+			"xstorageclusters.storage.simplyblock.io":              {"Established"},
 			"xlegacystorageclusters.legacy.storage.simplyblock.io": {"Established", "Offered"},
 		} {
 			x := &unstructured.Unstructured{}
