@@ -17,6 +17,7 @@ limitations under the License.
 package admission_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -112,6 +113,34 @@ clusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11
 nodeAddress: 10.0.0.10:5000
 `),
 			wantErr: "spec.forProvider.interfaceName: Required value",
+		},
+		"InterfaceNameOver15Characters": {
+			reason: "Linux interface names have at most 15 characters.",
+			manifest: storageNode(`
+clusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11
+nodeAddress: 10.0.0.10:5000
+interfaceName: eth0123456789abc
+`),
+			wantErr: "spec.forProvider.interfaceName: Too long: may not be more than 15",
+		},
+		"NodeAddressOver259Characters": {
+			reason: "A node address is a DNS name and a port: at most 259 characters.",
+			manifest: storageNode(`
+clusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11
+nodeAddress: ` + strings.Repeat("a", 255) + `:5000
+interfaceName: eth0
+`),
+			wantErr: "spec.forProvider.nodeAddress: Too long: may not be more than 259",
+		},
+		"SeventeenDataNics": {
+			reason: "A host has at most 16 data interfaces.",
+			manifest: storageNode(`
+clusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11
+nodeAddress: 10.0.0.10:5000
+interfaceName: eth0
+dataNics: [d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14, d15, d16, d17]
+`),
+			wantErr: "spec.forProvider.dataNics: Too many: 17: must have at most 16 items",
 		},
 		"MissingCluster": {
 			reason: "A node must name its cluster one way or another.",

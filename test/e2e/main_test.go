@@ -194,7 +194,7 @@ func run(m *testing.M) (code int) {
 	ctx := context.Background()
 	world.xp, err = controlplane.StartCrossplane(ctx, world.cfg, controlplane.CrossplaneOptions{
 		Tools: tools, FunctionStorageCluster: functionBin, Kubeconfig: world.kubeconfig, WorkDir: world.workDir,
-		CoreArgs: []string{"--debug"},
+		CoreArgs: []string{"--debug"}, Registries: []string{"xpkg.crossplane.io/", "ghcr.io/"},
 	})
 	if err != nil {
 		return fail("cannot start Crossplane: %v", err)

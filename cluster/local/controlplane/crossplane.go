@@ -27,6 +27,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
@@ -65,7 +66,16 @@ type CrossplaneOptions struct {
 	WorkDir string
 	// CoreArgs are extra flags of `crossplane core start`.
 	CoreArgs []string
+	// Registries are the registries of the Function objects' packages (e.g.
+	// xpkg.crossplane.io/): an ImageConfig sends the package manager's pulls
+	// from them to a loopback address where nothing listens, so that it
+	// fails at once and nothing leaves the machine.
+	Registries []string
 }
+
+// unreachableRegistry is where the package manager's pulls go: a loopback
+// address (the discard port) with nothing listening.
+const unreachableRegistry = "127.0.0.1:9/"
 
 // Crossplane is Crossplane core and the composition functions, each a local
 // process.
@@ -108,6 +118,9 @@ func StartCrossplane(ctx context.Context, cfg *rest.Config, opts CrossplaneOptio
 	if err := kube.Create(ctx, ns); err != nil && !kerrors.IsAlreadyExists(err) {
 		return nil, fmt.Errorf("cannot create namespace %s: %w", systemNamespace, err)
 	}
+	if err := createImageConfig(ctx, kube, opts.Registries); err != nil {
+		return nil, err
+	}
 	c := &Crossplane{opts: opts, kube: kube, Functions: map[string]*Process{}}
 	if c.clientCerts, c.serverCerts, err = writeMTLSCertificates(filepath.Join(opts.WorkDir, "certs")); err != nil {
 		return nil, fmt.Errorf("cannot write mTLS certificates: %w", err)
@@ -126,6 +139,30 @@ func StartCrossplane(ctx context.Context, cfg *rest.Config, opts CrossplaneOptio
 		return nil, err
 	}
 	return c, nil
+}
+
+// createImageConfig rewrites packages from the given registries to
+// unreachableRegistry.
+func createImageConfig(ctx context.Context, kube client.Client, registries []string) error {
+	if len(registries) == 0 {
+		return nil
+	}
+	match := make([]any, 0, len(registries))
+	for _, r := range registries {
+		match = append(match, map[string]any{"prefix": r})
+	}
+	ic := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "pkg.crossplane.io/v1beta1", "kind": "ImageConfig",
+		"metadata": map[string]any{"name": "local-no-registry"},
+		"spec": map[string]any{
+			"matchImages":  match,
+			"rewriteImage": map[string]any{"prefix": unreachableRegistry},
+		},
+	}}
+	if err := kube.Create(ctx, ic); err != nil && !kerrors.IsAlreadyExists(err) {
+		return fmt.Errorf("cannot create ImageConfig %s: %w", ic.GetName(), err)
+	}
+	return nil
 }
 
 // startFunction runs one function on a free port and registers it.
