@@ -38,6 +38,8 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/simplyblock/provider-simplyblock/apis"
@@ -85,6 +87,9 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) (code int) {
+	// The API server's warnings (e.g. for the v1 XRD API) go to
+	// controller-runtime's log, which must be set.
+	ctrllog.SetLogger(zap.New(zap.WriteTo(os.Stderr)))
 	fail := func(format string, args ...any) int {
 		fmt.Fprintf(os.Stderr, "e2e: "+format+"\n", args...)
 		return 1
