@@ -70,15 +70,10 @@ func loadStages(dir string) ([]stage, error) {
 		cur    stage
 	)
 	for _, f := range files {
-		data, err := os.ReadFile(f) //nolint:gosec // the demo reads the repository's own examples.
+		m, err := loadManifest(f)
 		if err != nil {
 			return nil, err
 		}
-		objs, err := decodeObjects(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		m := manifest{file: f, objs: objs}
 		cur.manifests = append(cur.manifests, m)
 		if len((stage{manifests: []manifest{m}}).operations()) > 0 {
 			stages = append(stages, cur)
@@ -91,17 +86,40 @@ func loadStages(dir string) ([]stage, error) {
 	return stages, nil
 }
 
+// loadManifest reads and decodes one YAML file.
+func loadManifest(file string) (manifest, error) {
+	data, err := os.ReadFile(file) //nolint:gosec // the demo reads the repository's own examples.
+	if err != nil {
+		return manifest{}, err
+	}
+	objs, err := decodeObjects(data)
+	if err != nil {
+		return manifest{}, fmt.Errorf("%s: %w", file, err)
+	}
+	return manifest{file: file, objs: objs}, nil
+}
+
 // applyStage creates every object of the stage, in file order, in the
 // given namespace.
 func applyStage(ctx context.Context, kube client.Client, s stage, namespace string) error {
 	for _, m := range s.manifests {
 		for _, u := range m.objs {
 			u.SetNamespace(namespace)
-			if err := kube.Create(ctx, u); err != nil {
-				return fmt.Errorf("cannot create %s %s from %s: %w", u.GetKind(), u.GetName(), m.file, err)
-			}
-			fmt.Printf("    created %s/%s (%s)\n", u.GetKind(), u.GetName(), filepath.Base(m.file))
 		}
+		if err := createManifest(ctx, kube, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// createManifest creates the objects of a manifest as they are.
+func createManifest(ctx context.Context, kube client.Client, m manifest) error {
+	for _, u := range m.objs {
+		if err := kube.Create(ctx, u); err != nil {
+			return fmt.Errorf("cannot create %s %s from %s: %w", u.GetKind(), u.GetName(), m.file, err)
+		}
+		out.Printf("    created %s/%s (%s)\n", u.GetKind(), u.GetName(), filepath.Base(m.file))
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -18,12 +17,16 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/simplyblock/provider-simplyblock/apis"
 	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
+	"github.com/simplyblock/provider-simplyblock/cluster/local/controlplane"
 	"github.com/simplyblock/provider-simplyblock/internal/simulator"
 )
 
@@ -33,116 +36,217 @@ const (
 	demoSecretName = "simplyblock-credentials"
 )
 
+// options are the demo's flags.
+type options struct {
+	providerBinary  string
+	quickstartDir   string
+	compositionDir  string
+	workDir         string
+	speed           float64
+	timeout         time.Duration
+	exitWhenReady   bool
+	composite       bool
+	crossplaneTools string
+}
+
 func main() {
-	var (
-		providerBinary = flag.String("provider-binary", "_output/bin/provider", "Path of the provider binary to run.")
-		quickstartDir  = flag.String("quickstart", "examples/quickstart", "Folder of manifests to apply.")
-		workDir        = flag.String("work-dir", "_output/demo", "Folder for the kubeconfig and logs.")
-		speed          = flag.Float64("speed", 20, "Simulator time scale: backend durations are divided by this.")
-		exitWhenReady  = flag.Bool("exit-when-ready", false, "Exit once every operation Succeeded and everything is Ready (for scripted runs).")
-		timeout        = flag.Duration("timeout", 20*time.Minute, "How long to wait for each stage's operations to succeed, and then for everything to become Ready.")
-	)
+	var o options
+	flag.StringVar(&o.providerBinary, "provider-binary", "_output/bin/provider", "Path of the provider binary to run.")
+	flag.StringVar(&o.quickstartDir, "quickstart", "examples/quickstart", "Folder of manifests to apply.")
+	flag.StringVar(&o.workDir, "work-dir", "_output/demo", "Folder for the kubeconfig and logs.")
+	flag.Float64Var(&o.speed, "speed", 20, "Simulator time scale: backend durations are divided by this.")
+	flag.BoolVar(&o.exitWhenReady, "exit-when-ready", false, "Exit once every operation Succeeded and everything is Ready (for scripted runs).")
+	flag.DurationVar(&o.timeout, "timeout", 20*time.Minute, "How long to wait for each stage's operations to succeed, and then for everything to become Ready.")
+	flag.BoolVar(&o.composite, "composite", false, "Run Crossplane core and the composition functions and create an XStorageCluster from -composition instead of applying -quickstart.")
+	flag.StringVar(&o.compositionDir, "composition", "examples/composition", "Folder of the composite API and the XR (with -composite).")
+	flag.StringVar(&o.crossplaneTools, "crossplane-tools", os.Getenv("CROSSPLANE_TOOLS"), "Folder printed by hack/crossplane-tools.sh (with -composite).")
 	flag.Parse()
-	if err := run(*providerBinary, *quickstartDir, *workDir, *speed, *timeout, *exitWhenReady); err != nil {
+	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(1)
 	}
 }
 
-func run(providerBinary, quickstartDir, workDir string, speed float64, timeout time.Duration, exitWhenReady bool) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+// run runs the demo and stops everything it started, however it ends: an
+// error, Ctrl-C, SIGTERM or SIGHUP (the terminal closing).
+func run(o options) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	start := time.Now()
+	// A write to a closed pipe fails with EPIPE instead of killing the demo
+	// before it cleaned up (a closed terminal fails writes with EIO).
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 
-	if err := os.MkdirAll(workDir, 0o750); err != nil {
+	if err := os.MkdirAll(o.workDir, 0o750); err != nil {
 		return err
 	}
-	workDir, _ = filepath.Abs(workDir)
-	stages, err := loadStages(quickstartDir)
+	o.workDir, _ = filepath.Abs(o.workDir)
+	// envtest and the Kubernetes clients log through controller-runtime's
+	// logger, which complains on stderr when it is not set.
+	clientLog, err := os.Create(filepath.Join(o.workDir, "demo.log"))
 	if err != nil {
 		return err
 	}
+	defer clientLog.Close()
+	ctrllog.SetLogger(zap.New(zap.WriteTo(clientLog)))
+	var stops cleanup
+	defer stops.run()
+	mode := runQuickstart
+	if o.composite {
+		mode = runComposite
+	}
+	err = mode(ctx, o, &stops)
+	if err != nil && ctx.Err() != nil {
+		return errors.New("interrupted before everything was ready")
+	}
+	return err
+}
 
+// A cleanup stops what the demo started, in the reverse order of starting.
+type cleanup []func()
+
+func (c *cleanup) add(stop func()) { *c = append(*c, stop) }
+
+// run is called through a pointer, so that a deferred run sees the stops
+// added after the defer.
+func (c *cleanup) run() {
+	for i := len(*c) - 1; i >= 0; i-- {
+		(*c)[i]()
+	}
+}
+
+// A demo is what both modes start: the local control plane, the simulator
+// and (startProvider) the provider.
+type demo struct {
+	opts       options
+	start      time.Time
+	cfg        *rest.Config
+	kube       client.Client
+	kubeconfig string
+	sim        *simulator.Simulator
+	// providerLog is the provider's log file.
+	providerLog string
+}
+
+// startDemo starts kube-apiserver and etcd with the provider's CRDs and
+// the simulator, adding their stops to stops.
+func startDemo(o options, stops *cleanup) (*demo, error) {
+	d := &demo{opts: o, start: time.Now(), providerLog: filepath.Join(o.workDir, "provider.log")}
 	step("Starting kube-apiserver and etcd (envtest binaries from %s)", os.Getenv("KUBEBUILDER_ASSETS"))
 	env := &envtest.Environment{CRDDirectoryPaths: []string{"package/crds"}, ErrorIfCRDPathMissing: true}
 	cfg, err := env.Start()
+	// A failed start may have started etcd already; Stop stops what runs.
+	stops.add(func() { step("Stopping the local control plane"); _ = env.Stop() })
 	if err != nil {
-		return fmt.Errorf("cannot start the local control plane: %w", err)
+		return nil, fmt.Errorf("cannot start the local control plane: %w", err)
 	}
-	defer func() { step("Stopping the local control plane"); _ = env.Stop() }()
+	// The API server's warnings are printed, instead of going to
+	// controller-runtime's log.
+	cfg.WarningHandler = &apiWarnings{}
+	d.cfg = cfg
 
 	user, err := env.AddUser(envtest.User{Name: "demo", Groups: []string{"system:masters"}}, nil)
 	if err != nil {
-		return fmt.Errorf("cannot create a demo user: %w", err)
+		return nil, fmt.Errorf("cannot create a demo user: %w", err)
 	}
 	kubeconfig, err := user.KubeConfig()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	kubeconfigPath := filepath.Join(workDir, "kubeconfig")
-	if err := os.WriteFile(kubeconfigPath, kubeconfig, 0o600); err != nil {
-		return err
+	d.kubeconfig = filepath.Join(o.workDir, "kubeconfig")
+	if err := os.WriteFile(d.kubeconfig, kubeconfig, 0o600); err != nil {
+		return nil, err
 	}
 
-	step("Starting the simplyblock simulator (speed x%g)", speed)
-	simLog, err := os.Create(filepath.Join(workDir, "simulator.log"))
+	step("Starting the simplyblock simulator (speed x%g)", o.speed)
+	simLog, err := os.Create(filepath.Join(o.workDir, "simulator.log"))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer simLog.Close()
-	sim := simulator.New(simulator.Options{
-		Speed:       speed,
+	stops.add(func() { _ = simLog.Close() })
+	d.sim = simulator.New(simulator.Options{
+		Speed:       o.speed,
 		AdminTokens: []string{demoToken},
 		Logf:        func(format string, args ...any) { fmt.Fprintf(simLog, format+"\n", args...) },
 	})
-	if err := sim.Start(); err != nil {
-		return fmt.Errorf("cannot start the simulator: %w", err)
+	if err := d.sim.Start(); err != nil {
+		return nil, fmt.Errorf("cannot start the simulator: %w", err)
 	}
-	defer sim.Close()
-	fmt.Printf("    simulator API %s, admin %s\n", sim.URL(), sim.AdminURL())
+	stops.add(d.sim.Close)
+	out.Printf("    simulator API %s, admin %s\n", d.sim.URL(), d.sim.AdminURL())
 
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		return err
+		return nil, err
 	}
 	if err := apis.AddToScheme(scheme); err != nil {
+		return nil, err
+	}
+	if d.kube, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// startProvider runs the provider binary as a process of its own, logging
+// to provider.log (written anew), and adds its stop to stops.
+func (d *demo) startProvider(stops *cleanup) error {
+	args := append([]string{"--debug", "--metrics-bind-address=0", "--health-probe-bind-address=0"}, timingFlags(d.opts.speed)...)
+	step("Starting the provider (%s %s)", d.opts.providerBinary, strings.Join(args, " "))
+	if err := os.Remove(d.providerLog); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	kube, err := client.New(cfg, client.Options{Scheme: scheme})
+	p, err := controlplane.StartProcess("provider", d.opts.workDir, d.opts.providerBinary, args,
+		[]string{"KUBECONFIG=" + d.kubeconfig})
+	if err != nil {
+		return fmt.Errorf("cannot start the provider: %w", err)
+	}
+	stops.add(func() { step("Stopping the provider"); p.Stop() })
+	return nil
+}
+
+// ready prints how long the demo took, the commands to look around with
+// and the logs, then waits for a signal (or returns at once with
+// -exit-when-ready).
+func (d *demo) ready(ctx context.Context, summary string, commands []string, logs []string) error {
+	out.Printf("\n%s after %s.\n\n", summary, time.Since(d.start).Round(time.Second))
+	out.Printf("  export KUBECONFIG=%s\n", d.kubeconfig)
+	for _, c := range commands {
+		out.Printf("  %s\n", c)
+	}
+	out.Printf("\nLogs: %s. Press Ctrl-C to stop and clean up.\n", strings.Join(logs, ", "))
+	if d.opts.exitWhenReady {
+		return nil
+	}
+	<-ctx.Done()
+	out.Println()
+	return nil
+}
+
+// runQuickstart is the demo without -composite: it applies the quickstart
+// in stages.
+func runQuickstart(ctx context.Context, o options, stops *cleanup) error {
+	stages, err := loadStages(o.quickstartDir)
+	if err != nil {
+		return err
+	}
+	d, err := startDemo(o, stops)
 	if err != nil {
 		return err
 	}
 
 	step("Installing the namespace, credentials Secret and ClusterProviderConfig")
-	if err := installProviderConfig(ctx, kube, sim.URL()); err != nil {
+	if err := installProviderConfig(ctx, d.kube, d.sim.URL()); err != nil {
+		return err
+	}
+	if err := d.startProvider(stops); err != nil {
 		return err
 	}
 
-	providerArgs := append([]string{"--debug", "--metrics-bind-address=0", "--health-probe-bind-address=0"}, timingFlags(speed)...)
-	step("Starting the provider (%s %s)", providerBinary, strings.Join(providerArgs, " "))
-	providerLogPath := filepath.Join(workDir, "provider.log")
-	providerLog, err := os.Create(providerLogPath)
-	if err != nil {
-		return err
-	}
-	defer providerLog.Close()
-	provider := exec.Command(providerBinary, providerArgs...) //nolint:gosec // the demo runs the binary it just built.
-	provider.Env = append(os.Environ(), "KUBECONFIG="+kubeconfigPath)
-	provider.Stdout, provider.Stderr = providerLog, providerLog
-	if err := provider.Start(); err != nil {
-		return fmt.Errorf("cannot start the provider: %w", err)
-	}
-	defer func() {
-		step("Stopping the provider")
-		_ = provider.Process.Signal(syscall.SIGTERM)
-		_ = provider.Wait()
-	}()
-
-	logs := fmt.Sprintf("logs: %s, %s", providerLogPath, filepath.Join(workDir, "simulator.log"))
-	view := newProgress(kube, demoNamespace, start)
+	logs := []string{d.providerLog, filepath.Join(o.workDir, "simulator.log")}
+	view := newProgress(d.kube, demoNamespace, d.start)
 	for i, st := range stages {
 		step("Applying %s (stage %d of %d)", strings.Join(st.files(), ", "), i+1, len(stages))
-		if err := applyStage(ctx, kube, st, demoNamespace); err != nil {
+		if err := applyStage(ctx, d.kube, st, demoNamespace); err != nil {
 			return err
 		}
 		ops := st.operations()
@@ -150,44 +254,62 @@ func run(providerBinary, quickstartDir, workDir string, speed float64, timeout t
 			continue
 		}
 		step("Waiting for ClusterOps %s to succeed", strings.Join(ops, ", "))
-		if err := view.wait(ctx, timeout, operationsSucceeded(ops...)); err != nil {
-			return waitFailed(err, providerLogPath, logs)
+		if err := view.wait(ctx, o.timeout, operationsSucceeded(ops...)); err != nil {
+			return waitFailed(err, d.providerLog, logs)
 		}
-		fmt.Printf("\nClusterOps %s succeeded after %s.\n", strings.Join(ops, ", "), view.elapsed())
+		out.Printf("\nClusterOps %s succeeded after %s.\n", strings.Join(ops, ", "), view.elapsed())
 	}
 
 	step("Waiting for every managed resource to become Ready")
-	if err := view.wait(ctx, timeout, everythingReady); err != nil {
-		return waitFailed(err, providerLogPath, logs)
+	if err := view.wait(ctx, o.timeout, everythingReady); err != nil {
+		return waitFailed(err, d.providerLog, logs)
 	}
-	fmt.Printf("\nEvery operation Succeeded and all managed resources are Ready after %s.\n\n", time.Since(start).Round(time.Second))
-	fmt.Printf("  export KUBECONFIG=%s\n  kubectl get managed -n %s\n  kubectl get storageclusters,storagenodes,storagepools -n %s -o wide\n  kubectl get clusterops -n %s -o wide\n\n", kubeconfigPath, demoNamespace, demoNamespace, demoNamespace)
-	fmt.Printf("Logs: %s/provider.log, %s/simulator.log. Press Ctrl-C to stop and clean up.\n", workDir, workDir)
-	if exitWhenReady {
-		return nil
-	}
-	<-ctx.Done()
-	fmt.Println()
-	return nil
+	return d.ready(ctx, "Every operation Succeeded and all managed resources are Ready", []string{
+		"kubectl get managed -n " + demoNamespace,
+		"kubectl get storageclusters,storagenodes,storagepools -n " + demoNamespace + " -o wide",
+		"kubectl get clusterops -n " + demoNamespace + " -o wide",
+	}, logs)
 }
 
 func installProviderConfig(ctx context.Context, kube client.Client, endpoint string) error {
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: demoNamespace}}
+	if err := createCredentials(ctx, kube, demoNamespace); err != nil {
+		return err
+	}
+	return createProviderConfig(ctx, kube, endpoint)
+}
+
+// createCredentials creates a namespace and the credentials Secret in it.
+func createCredentials(ctx context.Context, kube client.Client, namespace string) error {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}
 	if err := kube.Create(ctx, ns); err != nil {
 		return fmt.Errorf("cannot create namespace: %w", err)
 	}
 	secret := &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: demoSecretName, Namespace: demoNamespace},
+		ObjectMeta: metav1.ObjectMeta{Name: demoSecretName, Namespace: namespace},
 		StringData: map[string]string{"token": demoToken},
 	}
 	if err := kube.Create(ctx, secret); err != nil {
 		return fmt.Errorf("cannot create credentials secret: %w", err)
 	}
-	return createProviderConfig(ctx, kube, endpoint)
+	return nil
 }
 
 func step(format string, args ...any) {
-	fmt.Printf("==> "+format+"\n", args...)
+	out.Printf("==> "+format+"\n", args...)
+}
+
+// providerConfigSpec is the spec of the demo's provider configurations:
+// the simulator at endpoint (plain HTTP) and the token of the credentials
+// Secret, read from secretNamespace (empty: the ProviderConfig's own).
+func providerConfigSpec(endpoint, secretNamespace string) apisv1alpha1.ProviderConfigSpec {
+	return apisv1alpha1.ProviderConfigSpec{
+		Endpoint: endpoint,
+		Credentials: apisv1alpha1.ProviderCredentials{
+			Source:    xpv2.CredentialsSourceSecret,
+			SecretRef: apisv1alpha1.SecretKeySelector{Name: demoSecretName, Namespace: secretNamespace, Key: "token"},
+		},
+		RequestTimeoutSeconds: 30,
+	}
 }
 
 // createProviderConfig creates the ClusterProviderConfig named default, the
@@ -195,14 +317,7 @@ func step(format string, args ...any) {
 func createProviderConfig(ctx context.Context, kube client.Client, endpoint string) error {
 	cpc := &apisv1alpha1.ClusterProviderConfig{
 		ObjectMeta: metav1.ObjectMeta{Name: "default"},
-		Spec: apisv1alpha1.ProviderConfigSpec{
-			Endpoint: endpoint,
-			Credentials: apisv1alpha1.ProviderCredentials{
-				Source:    xpv2.CredentialsSourceSecret,
-				SecretRef: apisv1alpha1.SecretKeySelector{Name: demoSecretName, Namespace: demoNamespace, Key: "token"},
-			},
-			RequestTimeoutSeconds: 30,
-		},
+		Spec:       providerConfigSpec(endpoint, demoNamespace),
 	}
 	if err := kube.Create(ctx, cpc); err != nil {
 		return fmt.Errorf("cannot create ClusterProviderConfig: %w", err)
@@ -234,20 +349,20 @@ func timingFlags(speed float64) []string {
 
 // waitFailed explains why a wait ended early: a failed operation gets the
 // provider's log lines about it.
-func waitFailed(err error, providerLog, logs string) error {
+func waitFailed(err error, providerLog string, logs []string) error {
 	if errors.Is(err, context.Canceled) {
 		return errors.New("interrupted before everything was ready")
 	}
 	var opErr *operationError
 	if errors.As(err, &opErr) {
 		if lines := logLinesAbout(providerLog, opErr.op.name, 15); len(lines) > 0 {
-			fmt.Printf("\nThe provider's last log lines about %s:\n", opErr.op.name)
+			out.Printf("\nThe provider's last log lines about %s:\n", opErr.op.name)
 			for _, l := range lines {
-				fmt.Println("  " + l)
+				out.Println("  " + l)
 			}
 		}
 	}
-	return fmt.Errorf("%w (%s)", err, logs)
+	return fmt.Errorf("%w (logs: %s)", err, strings.Join(logs, ", "))
 }
 
 // routineLogLines are the provider's debug lines written on every
