@@ -117,6 +117,13 @@ demo:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN_DIR)/provider ./cmd/provider && \
 	KUBEBUILDER_ASSETS="$$assets" $(GO) run ./cluster/local --provider-binary=$(BIN_DIR)/provider
 
+## demo-xr: the demo through the composite API: Crossplane core and both functions, an XStorageCluster grown 3 -> 5 nodes
+.PHONY: demo-xr
+demo-xr:
+	@assets=$$(bash hack/envtest-binaries.sh) && tools=$$(bash hack/crossplane-tools.sh) && \
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN_DIR)/provider ./cmd/provider && \
+	KUBEBUILDER_ASSETS="$$assets" $(GO) run ./cluster/local --provider-binary=$(BIN_DIR)/provider --composite --crossplane-tools="$$tools"
+
 ## sim: run the simulator standalone with one seeded 3-node cluster
 sim:
 	$(GO) run ./cmd/simplyblock-sim --seed-clusters=1 --seed-nodes=3 --token=demo-admin-token
