@@ -34,10 +34,6 @@ var compositeAPIFiles = []string{"functions.yaml", "xrd.yaml", "xrd-legacy.yaml"
 // The XR of the composite mode, then the same XR with more nodes.
 const xrFile, xrExpandedFile = "xr.yaml", "xr-expanded.yaml"
 
-// packageRegistries are the registries of the Function objects' packages;
-// pulls from them are sent nowhere (see controlplane.CrossplaneOptions).
-var packageRegistries = []string{"xpkg.crossplane.io/", "ghcr.io/"}
-
 // coreLogs are the log files StartCrossplane and StartGarbageCollector
 // append to, written anew by each demo.
 var coreLogs = []string{"core", controlplane.FunctionPatchAndTransform, controlplane.FunctionStorageCluster, "kube-controller-manager"}
@@ -106,7 +102,11 @@ func runComposite(ctx context.Context, o options, stops *cleanup) error {
 	if err != nil {
 		return err
 	}
-	logs, err := startCrossplane(ctx, d, function, stops)
+	var apiObjects []*unstructured.Unstructured
+	for _, m := range files.api {
+		apiObjects = append(apiObjects, m.objs...)
+	}
+	logs, err := startCrossplane(ctx, d, function, controlplane.PackageRegistries(apiObjects), stops)
 	if err != nil {
 		return err
 	}
@@ -153,9 +153,9 @@ func runComposite(ctx context.Context, o options, stops *cleanup) error {
 }
 
 // startCrossplane starts the garbage collector, the provider, Crossplane
-// core and the functions, adding their stops to stops, and returns the
-// paths of every log.
-func startCrossplane(ctx context.Context, d *demo, function string, stops *cleanup) ([]string, error) {
+// core and the functions (pulls from registries go nowhere), adding their
+// stops to stops, and returns the paths of every log.
+func startCrossplane(ctx context.Context, d *demo, function string, registries []string, stops *cleanup) ([]string, error) {
 	for _, name := range coreLogs {
 		if err := os.Remove(filepath.Join(d.opts.workDir, name+".log")); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
@@ -174,7 +174,7 @@ func startCrossplane(ctx context.Context, d *demo, function string, stops *clean
 		FunctionStorageCluster: function,
 		Kubeconfig:             d.kubeconfig,
 		WorkDir:                d.opts.workDir,
-		Registries:             packageRegistries,
+		Registries:             registries,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cannot start Crossplane: %w", err)

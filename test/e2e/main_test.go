@@ -197,9 +197,13 @@ func run(m *testing.M) (code int) {
 	}
 	built = nil
 	ctx := context.Background()
+	functions, err := readObjects(filepath.Join(world.root, "examples", "composition", "functions.yaml"))
+	if err != nil {
+		return fail("%v", err)
+	}
 	world.xp, err = controlplane.StartCrossplane(ctx, world.cfg, controlplane.CrossplaneOptions{
 		Tools: tools, FunctionStorageCluster: functionBin, Kubeconfig: world.kubeconfig, WorkDir: world.workDir,
-		CoreArgs: []string{"--debug"}, Registries: []string{"xpkg.crossplane.io/", "ghcr.io/"},
+		CoreArgs: []string{"--debug"}, Registries: controlplane.PackageRegistries(functions),
 	})
 	if err != nil {
 		return fail("cannot start Crossplane: %v", err)

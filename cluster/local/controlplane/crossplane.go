@@ -21,7 +21,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -139,6 +141,23 @@ func StartCrossplane(ctx context.Context, cfg *rest.Config, opts CrossplaneOptio
 		return nil, err
 	}
 	return c, nil
+}
+
+// PackageRegistries returns the registries (e.g. "xpkg.crossplane.io/") of
+// the packages of the Function objects among objs, for
+// CrossplaneOptions.Registries.
+func PackageRegistries(objs []*unstructured.Unstructured) []string {
+	var out []string
+	for _, u := range objs {
+		if u.GetKind() != "Function" {
+			continue
+		}
+		pkg, _, _ := unstructured.NestedString(u.Object, "spec", "package")
+		if host, _, ok := strings.Cut(pkg, "/"); ok && !slices.Contains(out, host+"/") {
+			out = append(out, host+"/")
+		}
+	}
+	return out
 }
 
 // createImageConfig rewrites packages from the given registries to
