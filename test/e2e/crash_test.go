@@ -72,7 +72,9 @@ func TestXRGrowsThroughCrashes(t *testing.T) {
 	time.Sleep(quietPeriod)
 	calls := changes(id, since)
 	want := map[string]int{"POST clusters/": 1, "POST storage-nodes/": 5, "POST storage-pools/": 1, "POST activate": 1}
-	if ok, got := sameCounts(want, counts(calls, false)); !ok {
+	ok, got := sameCounts(want, counts(calls, false))
+	t.Logf("through %d kills the backend saw %s", len(kills), got)
+	if !ok {
 		t.Errorf("through %d kills the backend saw %s; want %v%s", len(kills), got, want, describe(calls))
 	}
 	if ops := c.operations(); !slices.Equal(ops, []string{c.composedName("activate"), expand}) {

@@ -91,10 +91,15 @@ func describe(calls []backendCall) string {
 
 // sameCounts reports whether two count maps are equal, and renders got.
 func sameCounts(want, got map[string]int) (bool, string) {
-	keys := slices.Sorted(maps.Keys(got))
+	return maps.Equal(want, got), render(got)
+}
+
+// render renders counts as "KEY=N, ...", sorted by key.
+func render(counts map[string]int) string {
+	keys := slices.Sorted(maps.Keys(counts))
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s=%d", k, got[k]))
+		parts = append(parts, fmt.Sprintf("%s=%d", k, counts[k]))
 	}
-	return maps.Equal(want, got), strings.Join(parts, ", ")
+	return strings.Join(parts, ", ")
 }

@@ -70,7 +70,9 @@ func createCluster(c *composite, u *unstructured.Unstructured) string {
 
 	calls := changes(id, since)
 	want := map[string]int{"POST clusters/": 1, "POST storage-nodes/": 3, "POST storage-pools/": 1, "POST activate": 1}
-	if ok, got := sameCounts(want, counts(calls, false)); !ok {
+	ok, got := sameCounts(want, counts(calls, false))
+	t.Logf("created %s %s: the backend saw %s", c.kind, c.name, got)
+	if !ok {
 		t.Errorf("creating %s %s: the backend saw %s; want %v%s", c.kind, c.name, got, want, describe(calls))
 	}
 	if ops := c.operations(); !slices.Equal(ops, []string{c.composedName("activate")}) {
@@ -104,7 +106,10 @@ func growCluster(c *composite, id string) string {
 	}
 	calls := changes(id, since)
 	want := map[string]int{"POST storage-nodes/": 2}
-	if ok, got := sameCounts(want, counts(calls, false)); !ok {
+	ok, got := sameCounts(want, counts(calls, false))
+	t.Logf("grew %s %s to 5 nodes (%s %s): the backend saw %s", c.kind, c.name, expand,
+		field(get(t, managedAPI, "ClusterOps", c.namespace, expand), "status", "atProvider", "reason"), got)
+	if !ok {
 		t.Errorf("growing %s %s: the backend saw %s; want %v%s", c.kind, c.name, got, want, describe(calls))
 	}
 	if ops := c.operations(); !slices.Equal(ops, []string{c.composedName("activate"), expand}) {
@@ -208,6 +213,8 @@ func deleteCluster(c *composite, id string) {
 		}
 	}
 	accepted := counts(calls, true)
+	t.Logf("deleted %s %s: the backend saw %s (accepted: %s); %d StorageNodes kept by the backend",
+		c.kind, c.name, render(counts(calls, false)), render(accepted), len(list(t, managedAPI, "StorageNode", c.namespace)))
 	if accepted["DELETE storage-pools/{id}/"] != 1 || accepted["DELETE cluster"] != 0 {
 		t.Errorf("want one pool deletion accepted and no cluster deletion accepted%s", describe(calls))
 	}

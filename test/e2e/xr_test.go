@@ -80,6 +80,7 @@ func restartAndReconcile(c *composite, id string) {
 	c.poke(10, time.Second)
 	c.waitReady()
 	time.Sleep(quietPeriod)
+	t.Logf("restarted core and the provider, re-rendered 10 times: the backend saw %d state-changing calls", len(changes(id, since)))
 	if calls := changes(id, since); len(calls) > 0 {
 		t.Errorf("after the restarts the backend saw state-changing calls:%s", describe(calls))
 	}
@@ -126,6 +127,7 @@ func removeNode(c *composite, id string) {
 			accepted++
 		}
 	}
+	t.Logf("removed node-5: the backend saw %s (%d accepted)", render(counts(calls, false)), accepted)
 	if accepted == 0 {
 		t.Errorf("node %s was removed without an accepted removal%s", nodeID, describe(calls))
 	}
