@@ -23,6 +23,7 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -56,11 +57,15 @@ func TestCompositeAPIInstalls(t *testing.T) {
 			waitFor(t, "XRD "+u.GetName()+" Established and Offered", func() (bool, string) {
 				x := get(t, "apiextensions.crossplane.io/v1", "CompositeResourceDefinition", "", u.GetName())
 				es, _, em := condition(x, "Established")
-				if xrd.claimCRD == "" {
-					return es == "True", fmt.Sprintf("Established=%s %q", es, em)
-				}
 				offered, _, om := condition(x, "Offered")
-				return es == "True" && offered == "True", fmt.Sprintf("Established=%s %q, Offered=%s %q", es, em, offered, om)
+				// Crossplane reports a CRD the API server refused in an event;
+				// a refusal over the CEL cost budget is final.
+				warning := lastWarning(t, u.GetName())
+				if strings.Contains(warning, "exceeds budget") {
+					t.Fatalf("the API server refused the CRD Crossplane derives from XRD %s: %s", u.GetName(), warning)
+				}
+				state := fmt.Sprintf("Established=%s %q, Offered=%s %q, last warning: %s", es, em, offered, om, warning)
+				return es == "True" && (xrd.claimCRD == "" || offered == "True"), state
 			})
 			waitEstablished(t, u.GetName())
 			if xrd.claimCRD != "" {
@@ -68,6 +73,22 @@ func TestCompositeAPIInstalls(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lastWarning returns the newest Warning event about the named object.
+func lastWarning(t *testing.T, name string) string {
+	t.Helper()
+	l := &corev1.EventList{}
+	if err := world.kube.List(context.Background(), l, client.MatchingFields{"involvedObject.name": name}); err != nil {
+		return err.Error()
+	}
+	msg := "none"
+	for _, e := range l.Items {
+		if e.Type == corev1.EventTypeWarning {
+			msg = e.Reason + ": " + e.Message
+		}
+	}
+	return msg
 }
 
 // waitEstablished waits for a CRD to be Established, and fails at once
