@@ -2,7 +2,9 @@
 #
 # The two commands a new user needs:
 #   make demo   the provider on an embedded local control plane and the simulator
-#   make test   every test tier CI runs (unit, contract, envtest integration, admission)
+#   make test   every test tier CI runs (unit, contract, admission, envtest integration, crash, composition,
+#               the live composite tier test/e2e)
+#   make demo-xr the same demo through the composite API (Crossplane core and the composition functions)
 
 SHELL := /usr/bin/env bash
 GO ?= go
@@ -91,8 +93,9 @@ function-xpkg:
 vet:
 	$(GO) vet ./...
 
-## test: all test tiers; kube-apiserver and etcd are provided by hack/envtest-binaries.sh, the Crossplane CLI, core
-## and function-patch-and-transform (composition render tests, xpkg) by hack/crossplane-tools.sh
+## test: all test tiers; kube-apiserver, etcd and kube-controller-manager are provided by hack/envtest-binaries.sh,
+## the Crossplane CLI, core, function-patch-and-transform and Crossplane's CRDs (composition render tests, xpkg,
+## test/e2e) by hack/crossplane-tools.sh
 test: vet
 	@mkdir -p _output && rm -f _output/crash-matrix.txt
 	@assets=$$(bash hack/envtest-binaries.sh) && tools=$$(bash hack/crossplane-tools.sh) && \
