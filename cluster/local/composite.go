@@ -200,7 +200,7 @@ func applyCompositeAPI(ctx context.Context, kube client.Client, api []manifest, 
 	}
 	step("Waiting for the CompositeResourceDefinitions to be Established")
 	for _, x := range xrds {
-		if err := waitEstablished(ctx, kube, x, timeout); err != nil {
+		if err := controlplane.WaitEstablished(ctx, kube, x, timeout); err != nil {
 			return err
 		}
 		out.Printf("    %s is Established\n", x.GetName())
@@ -249,40 +249,6 @@ func startGarbageCollector(d *demo, stops *cleanup) *controlplane.Process {
 	}
 	stops.add(gc.Stop)
 	return gc
-}
-
-// waitEstablished waits until a CompositeResourceDefinition is Established:
-// Crossplane core then serves its XR's CRD.
-func waitEstablished(ctx context.Context, kube client.Client, xrd *unstructured.Unstructured, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		x := &unstructured.Unstructured{}
-		x.SetGroupVersionKind(xrd.GroupVersionKind())
-		if err := kube.Get(ctx, client.ObjectKeyFromObject(xrd), x); err != nil {
-			return fmt.Errorf("cannot get %s %s: %w", xrd.GetKind(), xrd.GetName(), err)
-		}
-		if conditionTrue(x, "Established") {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			_, _, msg := conditions(x)
-			return fmt.Errorf("%s %s not Established after %s: %s", xrd.GetKind(), xrd.GetName(), timeout, msg)
-		}
-		if err := sleep(ctx, 500*time.Millisecond); err != nil {
-			return err
-		}
-	}
-}
-
-// conditionTrue reports whether the object's condition of type ct is True.
-func conditionTrue(u *unstructured.Unstructured, ct string) bool {
-	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
-	for _, c := range conds {
-		if m, ok := c.(map[string]any); ok && m["type"] == ct {
-			return m["status"] == string(metav1.ConditionTrue)
-		}
-	}
-	return false
 }
 
 // createComposite creates the XR. Right after its XRD is Established the

@@ -32,7 +32,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
@@ -222,41 +221,14 @@ func run(m *testing.M) (code int) {
 	}
 	// Crossplane derives and installs a CRD per XRD (and one for the claim);
 	// the tests judge whether the API server took them, so this only waits.
-	waitXRDs(ctx, 2*time.Minute)
-	return m.Run()
-}
-
-// waitXRDs waits until both XRDs are Established and the legacy one
-// Offered, or timeout passes.
-func waitXRDs(ctx context.Context, timeout time.Duration) {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		ready := 0
-		for name, conds := range map[string][]string{
-			"xstorageclusters.storage.simplyblock.io":              {"Established"},
-			"xlegacystorageclusters.legacy.storage.simplyblock.io": {"Established", "Offered"},
-		} {
-			x := &unstructured.Unstructured{}
-			x.SetAPIVersion("apiextensions.crossplane.io/v1")
-			x.SetKind("CompositeResourceDefinition")
-			if err := world.kube.Get(ctx, client.ObjectKey{Name: name}, x); err != nil {
-				continue
-			}
-			ok := true
-			for _, ct := range conds {
-				if s, _, _ := condition(x, ct); s != "True" {
-					ok = false
-				}
-			}
-			if ok {
-				ready++
-			}
+	for _, f := range []string{"xrd.yaml", "xrd-legacy.yaml"} {
+		xrds, err := readObjects(filepath.Join(world.root, "examples", "composition", f))
+		if err != nil {
+			return fail("%v", err)
 		}
-		if ready == 2 {
-			return
-		}
-		time.Sleep(250 * time.Millisecond)
+		_ = controlplane.WaitEstablished(ctx, world.kube, xrds[0], time.Minute)
 	}
+	return m.Run()
 }
 
 // needWorld skips (or, under CI, fails) a test the tier cannot run here.
