@@ -343,6 +343,8 @@ func timingFlags(speed float64) []string {
 	return []string{
 		"--poll=" + min(scale(time.Minute, 2*time.Second), 10*time.Second).String(),
 		"--ops-evidence-grace=" + scale(30*time.Second, 5*time.Second).String(),
+		// The hold limit (2 min by default) scaled like the evidence grace.
+		"--ops-hold-limit=" + scale(2*time.Minute, 5*time.Second).String(),
 		"--ops-poll-waiting=" + scale(5*time.Second, time.Second).String(),
 	}
 }

@@ -56,6 +56,7 @@ func main() {
 		metricsAddr      = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
 		healthAddr       = app.Flag("health-probe-bind-address", "Address of the /healthz and /readyz endpoints.").Default(":8081").String()
 		opsEvidenceGrace = app.Flag("ops-evidence-grace", "How long an operation looks for evidence that a backend call it sent (or whose answer was lost) took effect.").Default(ops.DefaultSettings.EvidenceGrace.String()).Duration()
+		opsHoldLimit     = app.Flag("ops-hold-limit", "How long the backend may hold a request and still apply it: a call whose answer was lost is re-sent (where a repeat is harmless) only after this long without evidence. Default: four request timeouts.").Default(ops.DefaultSettings.HoldLimit.String()).Duration()
 		opsPollFast      = app.Flag("ops-poll-fast", "Poll interval of a running operation during the first 30 s of a step, when the watcher is off.").Default(ops.DefaultPollIntervals.Fast.String()).Duration()
 		opsPoll          = app.Flag("ops-poll", "Poll interval of a running operation after its first 30 s, when the watcher is off.").Default(ops.DefaultPollIntervals.Running.String()).Duration()
 		opsPollWaiting   = app.Flag("ops-poll-waiting", "Poll interval of a queued operation or one waiting for a precondition.").Default(ops.DefaultPollIntervals.Waiting.String()).Duration()
@@ -109,6 +110,7 @@ func main() {
 
 	opsSettings := ops.DefaultSettings
 	opsSettings.EvidenceGrace = *opsEvidenceGrace
+	opsSettings.HoldLimit = *opsHoldLimit
 	opsSettings.Poll.Fast, opsSettings.Poll.Running, opsSettings.Poll.Waiting = *opsPollFast, *opsPoll, *opsPollWaiting
 	opsSettings.MaxReconcileRate = *opsReconcileRate
 	opsSettings.WatchInterval = *opsWatch

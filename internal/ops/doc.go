@@ -20,26 +20,34 @@ limitations under the License.
 //
 // An operation waits its turn in its target's FIFO queue (a durable lock in
 // the target's status), waits for the target to reach a state it may start
-// from, and then runs its steps. Each step may send one state-changing
-// backend call, guarded by a write-ahead record: the intent is persisted
-// before the call and the outcome after it, so a crash at any point never
-// leads to a second call. A call whose answer was lost is resolved by
-// backend evidence (status transitions in the backend's event log and in
-// polled state), never by sending it again unless the step declares a
-// repeat harmless. Definite failures are retried with exponential backoff.
-// Deadlines, cancel, a TTL after finishing, and run-once protection against
-// re-created objects (the target's bounded history) complete the lifecycle.
+// from, and then runs its steps, which come from the step library
+// (package steps). Each step may send one state-changing backend call,
+// guarded by a write-ahead record: the intent is persisted before the call
+// and the outcome after it, so a crash at any point never leads to a second
+// call. Skipping or sending a call is decided on an observation made after
+// the step started. A lost answer is resolved by evidence, or by the step's
+// lost-answer policy. Deadlines, cancel, a TTL after finishing, and
+// run-once protection against re-created objects complete the lifecycle.
+//
+// The mapping onto crossplane-runtime's managed reconciler: Observe
+// advances the operation and reports the external resource missing exactly
+// when the current step's call is due; Create sends it under the guard;
+// Update never runs; Delete releases the lock. docs/operations-engine.md
+// explains the rules.
 //
 // Files, one concern each:
 //
 //	object.go    what the engine needs from an operation object
-//	step.go      steps and plans: gate, call, evidence, completion
+//	step.go      a step: gate, call, evidence, completion, policies
 //	engine.go    Observe / Release: queue, preconditions, evidence, finish
 //	guard.go     Trigger: the write-ahead guard and call classification
 //	managed.go   the mapping onto crossplane-runtime's managed reconciler
 //	lock.go      the durable lock and the bounded history
 //	queue.go     one queue per cluster for both operation kinds, indexes
+//	priority.go  reconcile priorities: running operations first
 //	snapshot.go  shared, short-lived backend observations and event parsing
+//	watch.go     the Watcher that wakes operations on backend changes
+//	events.go    the operation kinds' event handlers
 //	status.go    phases, reasons and conditions
 //	policy.go    defaults, backoff, deadlines and the poll interval
 //	settings.go  the tunables set from provider flags

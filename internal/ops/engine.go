@@ -66,6 +66,10 @@ type Engine struct {
 	// EvidenceGrace is how long the engine looks for evidence that an
 	// accepted or ambiguous call took effect before judging it.
 	EvidenceGrace time.Duration
+	// HoldLimit is how long the backend may hold a request and still apply
+	// it: a step that may re-send a call whose answer was lost first looks
+	// for evidence this long (at least EvidenceGrace).
+	HoldLimit time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -268,8 +272,10 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 	}
 	if st.StartedAt == nil {
 		// The lock is taken: the preconditions are checked in this same
-		// pass, and the first call sent if they hold.
-		st.StartedAt = &metav1.Time{Time: now}
+		// pass, and the first call sent if they hold. The time is read
+		// after taking the lock, so it is later than the previous holder's
+		// last call (decisions are taken on observations made after it).
+		st.StartedAt = &metav1.Time{Time: e.now()}
 		st.StepStartedAt = st.StartedAt.DeepCopy()
 		st.QueuePosition = nil
 		setPhase(st, v1alpha1.OperationPending, ReasonWaitingForPrecond, "holds the lock on %s; checking preconditions", r.TargetDescription)
@@ -405,6 +411,17 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 		}
 		st.NextAttemptAt = nil
 	}
+	// Skipping the call or sending it is decided on what the backend shows
+	// now: a shared observation older than this step (and so, possibly,
+	// than the previous operation's last call) is not enough.
+	if snap.ObservedAt.Before(decideAfter(st)) {
+		fresh, err := e.Observer.Fresh(ctx, r.Source, r.ClusterID, need)
+		if err != nil {
+			st.Message = truncate(fmt.Sprintf(errObserveMsg, err), 1000)
+			return false, nil
+		}
+		snap = fresh
+	}
 	if step.Skip != nil {
 		if skip, why := step.Skip(snap); skip {
 			return false, e.advance(ctx, r, len(steps), ReasonNothingToDo, why)
@@ -416,11 +433,7 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 			return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonPreconditionFailed, step.Name+": "+refusal)
 		}
 		if waiting != "" {
-			limit, since := step.GateTimeout, st.StepStartedAt
-			if st.Step == 0 && limit == 0 {
-				limit, since = preconditionTimeout(pol), st.StartedAt
-			}
-			if limit > 0 && since != nil && now.Sub(since.Time) > limit {
+			if limit, since := gateLimit(st, step, pol); limit > 0 && since != nil && now.Sub(since.Time) > limit {
 				return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonPreconditionTimeout,
 					fmt.Sprintf("%s: still waiting after %s: %s", step.Name, limit, waiting))
 			}
@@ -471,30 +484,36 @@ func (e *Engine) watch(ctx context.Context, r Run, step Step, snap *Snapshot, to
 		if g.Outcome == v1alpha1.GuardIntended {
 			what = "the provider stopped between recording the intent and the answer"
 		}
-		if now.Sub(g.IntendedAt.Time) < e.EvidenceGrace {
+		grace := e.EvidenceGrace
+		if step.OnLostAnswer != LostAnswerFails {
+			grace = max(grace, e.HoldLimit)
+		}
+		if now.Sub(g.IntendedAt.Time) < grace {
 			setPhase(st, v1alpha1.OperationRunning, ReasonResolving,
 				"%s: %s may have been sent (%s); looking for evidence that it took effect", step.Name, step.Path, what)
 			return nil
 		}
-		if step.OnAmbiguous == ResendWithoutEvidence && st.StepAttempts < maxAttempts(pol) {
-			e.metrics().GuardResolutions.WithLabelValues("resent").Inc()
-			st.Guard = nil
-			setPhase(st, v1alpha1.OperationRunning, ReasonInProgress,
-				"%s: no evidence that %s took effect within %s; sending it again is harmless", step.Name, step.Path, e.EvidenceGrace)
-			return nil
+		switch step.OnLostAnswer {
+		case LostAnswerResends:
+			if st.StepAttempts < maxAttempts(pol) {
+				e.metrics().GuardResolutions.WithLabelValues("resent").Inc()
+				st.Guard = nil
+				setPhase(st, v1alpha1.OperationRunning, ReasonInProgress,
+					"%s: no evidence that %s took effect within %s, and the backend can no longer apply it; sending it again is harmless", step.Name, step.Path, grace)
+				return nil
+			}
+		case LostAnswerAsks:
+			return e.ask(ctx, r, step, what, grace)
+		case LostAnswerFails:
 		}
 		e.metrics().GuardResolutions.WithLabelValues("unknown").Inc()
-		hint := step.CheckHint
-		if hint == "" {
-			hint = "the cluster's status and logs"
-		}
 		return e.finish(ctx, r, v1alpha1.OperationFailed, ReasonOutcomeUnknown, fmt.Sprintf(
 			"%s: %s may or may not have reached the backend (%s) and it showed no evidence within %s. Sending it again could be harmful, so the operation stops; check %s before creating a new operation",
-			step.Name, step.Path, what, e.EvidenceGrace, hint))
+			step.Name, step.Path, what, grace, checkHint(step)))
 	}
 
 	// Sent: judge the backend's progress.
-	if step.RequireEvidence && !g.EvidenceSeen {
+	if step.WithoutEvidence != AnswerSuffices && !g.EvidenceSeen {
 		since := g.IntendedAt.Time
 		if g.ResolvedAt != nil {
 			since = g.ResolvedAt.Time
@@ -503,8 +522,8 @@ func (e *Engine) watch(ctx context.Context, r Run, step Step, snap *Snapshot, to
 			setPhase(st, v1alpha1.OperationRunning, ReasonTriggered, "%s: waiting for the backend to act on %s", step.Name, step.Path)
 			return nil
 		}
-		if step.NoEvidenceMeansDone != "" {
-			return e.advance(ctx, r, total, ReasonCompleted, step.NoEvidenceMeansDone)
+		if step.WithoutEvidence == NoEvidenceMeansDone {
+			return e.advance(ctx, r, total, ReasonCompleted, step.DoneWithoutEvidence)
 		}
 		return e.finish(ctx, r, v1alpha1.OperationFailed, ReasonNoEffect, fmt.Sprintf(
 			"%s: the backend accepted %s but showed no sign of acting on it within %s (it refuses some requests silently after accepting them); check %s",
@@ -542,6 +561,71 @@ func (e *Engine) expire(ctx context.Context, r Run, step Step, snap *Snapshot, t
 	}
 	return e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
 		fmt.Sprintf("%s%s; last seen: %s", what, where, st.Message))
+}
+
+// ask waits for the user's decision about a call whose answer was lost: a
+// re-send confirmed with the guard's token, or cancel to give up.
+func (e *Engine) ask(ctx context.Context, r Run, step Step, what string, grace time.Duration) error {
+	st, pol := r.Object.GetOperationStatus(), r.Object.GetOperationPolicy()
+	token := ResendToken(st.Guard)
+	switch {
+	case pol.ConfirmResend == token:
+		e.metrics().GuardResolutions.WithLabelValues("confirmed").Inc()
+		st.Guard = nil
+		setPhase(st, v1alpha1.OperationRunning, ReasonInProgress, "%s: re-sending %s as confirmed (confirmResend %s)", step.Name, step.Path, token)
+		e.record(r.Object, event.Normal(ReasonResendConfirmed, st.Message))
+		return nil
+	case pol.Cancel:
+		e.metrics().GuardResolutions.WithLabelValues("unknown").Inc()
+		return e.finish(ctx, r, v1alpha1.OperationFailed, ReasonOutcomeUnknown, fmt.Sprintf(
+			"%s: cancelled while waiting for a decision: %s may or may not have reached the backend (%s); check %s", step.Name, step.Path, what, checkHint(step)))
+	}
+	before := st.Reason
+	setPhase(st, v1alpha1.OperationRunning, ReasonAwaitingConfirmation,
+		"%s: %s may or may not have reached the backend (%s) and it showed no evidence within %s. Sending it again is harmless now, but a late original would not be once the operation moves on, so it waits for you: check %s, then set spec.forProvider.confirmResend to %q to send it again, or cancel: true to give up",
+		step.Name, step.Path, what, grace, checkHint(step), token)
+	if before != ReasonAwaitingConfirmation {
+		e.record(r.Object, event.Warning(ReasonAwaitingConfirmation, errors.New(st.Message)))
+	}
+	return nil
+}
+
+// ResendToken is the value of confirmResend that confirms re-sending the
+// call guarded by g: its step and attempt.
+func ResendToken(g *v1alpha1.OperationGuard) string {
+	return fmt.Sprintf("%d/%d", g.Step, g.Attempt)
+}
+
+func checkHint(step Step) string {
+	return orDefault(step.CheckHint, "the cluster's status and logs")
+}
+
+// gateLimit bounds the wait for a step's gate (and for refusals that hold
+// only for now): the precondition timeout from the start for the first
+// step, the step's GateTimeout from its start for later ones (0: none).
+func gateLimit(st *v1alpha1.OperationStatus, step Step, pol v1alpha1.OperationPolicy) (time.Duration, *metav1.Time) {
+	if st.Step == 0 && step.GateTimeout == 0 {
+		return preconditionTimeout(pol), st.StartedAt
+	}
+	return step.GateTimeout, st.StepStartedAt
+}
+
+// decideAfter is the time an observation must be newer than for the
+// current step's decisions: the step's start and its last call. Status
+// times are stored to the second, so a truncated one counts as a second
+// later.
+func decideAfter(st *v1alpha1.OperationStatus) time.Time {
+	var t time.Time
+	if st.StepStartedAt != nil {
+		t = st.StepStartedAt.Time
+	}
+	if n := len(st.Calls); n > 0 && st.Calls[n-1].Time.After(t) {
+		t = st.Calls[n-1].Time.Time
+	}
+	if t.Nanosecond() == 0 && !t.IsZero() {
+		t = t.Add(time.Second)
+	}
+	return t
 }
 
 func orDefault(s, def string) string {

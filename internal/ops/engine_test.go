@@ -99,6 +99,8 @@ func TestEngineObserve(t *testing.T) {
 		backend  *backend // default: an unready cluster
 		now      time.Duration
 		noTarget bool
+		// holdLimit is the engine's HoldLimit (default 0).
+		holdLimit time.Duration
 	}
 	type want struct {
 		trigger bool
@@ -449,7 +451,7 @@ func TestEngineObserve(t *testing.T) {
 		"AmbiguousWithoutEvidenceResends": {
 			reason: "A lost answer without evidence clears the guard for another attempt when a repeat is harmless.",
 			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), now: time.Minute + 2*time.Second,
-				steps: []Step{testStep(func(s *Step) { s.OnAmbiguous = ResendWithoutEvidence })}},
+				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerResends })}},
 			want: want{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard, st.Phase, st.Reason, st.Progress = nil, v1alpha1.OperationRunning, ReasonInProgress, prog(0, 1, "activate")
@@ -457,11 +459,68 @@ func TestEngineObserve(t *testing.T) {
 				message: "sending it again is harmless", lock: op1Lock,
 			},
 		},
+		"AmbiguousResendsOnlyAfterTheHoldLimit": {
+			reason: "A harmless repeat is sent only once the backend can no longer apply the original: within the hold limit it keeps looking for evidence.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), now: time.Minute + 2*time.Second,
+				holdLimit: 10 * time.Second, steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerResends })}},
+			want: want{
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonResolving, prog(0, 1, "activate")
+				},
+				message: "looking for evidence that it took effect", lock: op1Lock,
+			},
+		},
+		"AmbiguousAsksForConfirmation": {
+			reason: "A step whose late original would be harmful once the plan moves on waits for the user instead of re-sending, naming the token that confirms.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), now: time.Minute + 2*time.Second,
+				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerAsks })}},
+			want: want{
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonAwaitingConfirmation, prog(0, 1, "activate")
+				},
+				message: `set spec.forProvider.confirmResend to "0/1" to send it again, or cancel: true to give up`, lock: op1Lock,
+			},
+		},
+		"AmbiguousAskIgnoresAnotherToken": {
+			reason: "A token confirms one call only: one naming another attempt does not re-send this one.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
+				op:    operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute), withPolicy(func(p *v1alpha1.OperationPolicy) { p.ConfirmResend = "0/2" })),
+				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerAsks })}},
+			want: want{
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonAwaitingConfirmation, prog(0, 1, "activate")
+				},
+				message: `confirmResend to "0/1"`, lock: op1Lock,
+			},
+		},
+		"AmbiguousResendConfirmed": {
+			reason: "With the guard's token in confirmResend the call is sent again (its skip and gate run first).",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
+				op:    operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute), withPolicy(func(p *v1alpha1.OperationPolicy) { p.ConfirmResend = "0/1" })),
+				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerAsks })}},
+			want: want{
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Guard, st.Phase, st.Reason, st.Progress = nil, v1alpha1.OperationRunning, ReasonInProgress, prog(0, 1, "activate")
+				},
+				message: "re-sending " + testPath + " as confirmed (confirmResend 0/1)", lock: op1Lock,
+			},
+		},
+		"AmbiguousAskGivenUp": {
+			reason: "Cancel while waiting for the decision gives up: the outcome stays unknown.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
+				op:    operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute), cancelled()),
+				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerAsks })}},
+			want: want{
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second, withProgress(prog(0, 1, "activate"))),
+				message: "cancelled while waiting for a decision",
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second)},
+			},
+		},
 		"AmbiguousResendsAtMostMaxAttempts": {
 			reason: "A harmless repeat is still bounded by maxAttempts; then the outcome is unknown.",
 			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
 				op:    operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) { st.Attempts, st.StepAttempts = 3, 3 })),
-				steps: []Step{testStep(func(s *Step) { s.OnAmbiguous = ResendWithoutEvidence })}},
+				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerResends })}},
 			want: want{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second, withProgress(prog(0, 1, "activate"))),
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second)},
@@ -470,7 +529,7 @@ func TestEngineObserve(t *testing.T) {
 		"AcceptedAwaitingEvidence": {
 			reason: "An accepted call that requires evidence waits for it within the grace.",
 			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute,
-				steps: []Step{testStep(func(s *Step) { s.RequireEvidence = true })}},
+				steps: []Step{testStep(func(s *Step) { s.WithoutEvidence = NoEvidenceFails })}},
 			want: want{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonTriggered, prog(0, 1, "activate")
@@ -481,7 +540,7 @@ func TestEngineObserve(t *testing.T) {
 		"AcceptedNoEvidenceNoEffect": {
 			reason: "An accepted call without evidence after the grace fails with NoEffect (the backend refused it silently).",
 			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute + 2*time.Second,
-				steps: []Step{testStep(func(s *Step) { s.RequireEvidence = true })}},
+				steps: []Step{testStep(func(s *Step) { s.WithoutEvidence = NoEvidenceFails })}},
 			want: want{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonNoEffect, time.Minute+2*time.Second, withProgress(prog(0, 1, "activate"))),
 				message: "showed no sign of acting on it within 1s",
@@ -491,7 +550,7 @@ func TestEngineObserve(t *testing.T) {
 		"AcceptedNoEvidenceMeansDone": {
 			reason: "A step whose lack of evidence means success completes after the grace.",
 			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute + 2*time.Second,
-				steps: []Step{testStep(func(s *Step) { s.RequireEvidence, s.NoEvidenceMeansDone = true, "nothing needed moving" })}},
+				steps: []Step{testStep(func(s *Step) { s.WithoutEvidence, s.DoneWithoutEvidence = NoEvidenceMeansDone, "nothing needed moving" })}},
 			want: want{
 				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute+2*time.Second, withProgress(prog(1, 1, ""))),
 				message: "nothing needed moving",
@@ -650,6 +709,7 @@ func TestEngineObserve(t *testing.T) {
 				steps = []Step{testStep()}
 			}
 			e := newEngine(kube, &clock{now: t0.Add(tc.args.now)})
+			e.HoldLimit = tc.args.holdLimit
 			o := getOp(t, kube, tc.args.op.GetName())
 			want := o.Status.AtProvider.OperationStatus.DeepCopy()
 			if tc.want.status != nil {
@@ -969,7 +1029,7 @@ func TestEngineTrigger(t *testing.T) {
 		},
 		"ServerErrorAmbiguousForSyncCall": {
 			reason: "A step that declares 5xx ambiguous (a synchronous call that may have done part of its work) does not retry a 500.",
-			args: args{op: ready, step: testStep(func(s *Step) { s.ServerErrorIsAmbiguous = true }),
+			args: args{op: ready, step: testStep(func(s *Step) { s.OnServerError = ServerErrorIsAmbiguous }),
 				callErr: answered(sb.KindServerError, 500, "Internal Server Error")},
 			want: want{sent: 1, intent: intent(1), lock: op1Lock,
 				status: func(st *v1alpha1.OperationStatus) {
@@ -978,6 +1038,42 @@ func TestEngineTrigger(t *testing.T) {
 					st.Guard, st.Attempts, st.StepAttempts = g, 1, 1
 					st.Phase, st.Reason = v1alpha1.OperationRunning, ReasonResolving
 					st.Calls = []v1alpha1.BackendCall{call(500, "Ambiguous: Internal Server Error", 1)}
+				}},
+		},
+		"RefusedForNowWaits": {
+			reason: "A refusal the step declares passing (a migration running) makes the operation wait and send again, not fail.",
+			args: args{op: ready, step: testStep(func(s *Step) {
+				s.RefusedForNow = func(code int, msg string) bool { return code == 409 && strings.Contains(msg, "Migration task found") }
+			}), callErr: answered(sb.KindConflict, 409, "Migration task found: t1, cannot shutdown node n1")},
+			want: want{sent: 1, intent: intent(1), lock: op1Lock,
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Attempts, st.StepAttempts, st.NextAttemptAt = 1, 1, at(now+5*time.Second)
+					st.Phase, st.Reason = v1alpha1.OperationRunning, ReasonWaitingForPrecond
+					st.Calls = []v1alpha1.BackendCall{call(409, "RefusedForNow: Migration task found: t1, cannot shutdown node n1", 1)}
+				}},
+		},
+		"RefusedForNowPastThePreconditionTimeout": {
+			reason: "A passing refusal is waited out only within the precondition timeout.",
+			args: args{op: operation(holding(0), withPolicy(func(p *v1alpha1.OperationPolicy) { p.PreconditionTimeoutSeconds = ptr.To[int64](60) }),
+				withOpStatus(func(st *v1alpha1.OperationStatus) { st.Progress = prog(0, 1, "activate") })),
+				step:    testStep(func(s *Step) { s.RefusedForNow = func(int, string) bool { return true } }),
+				callErr: answered(sb.KindConflict, 409, "Migration task found: t1, cannot shutdown node n1")},
+			want: want{sent: 1, intent: intent(1), history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonPreconditionTimeout, now)},
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Attempts, st.StepAttempts, st.CompletedAt = 1, 1, at(now)
+					st.Phase, st.Reason = v1alpha1.OperationFailed, ReasonPreconditionTimeout
+					st.Calls = []v1alpha1.BackendCall{call(409, "RefusedForNow: Migration task found: t1, cannot shutdown node n1", 1)}
+				}},
+		},
+		"RefusalNotForNowFails": {
+			reason: "A refusal the step does not declare passing still fails the operation.",
+			args: args{op: ready, step: testStep(func(s *Step) { s.RefusedForNow = func(int, string) bool { return false } }),
+				callErr: answered(sb.KindConflict, 409, "Node is in offline state")},
+			want: want{sent: 1, intent: intent(1), history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonBackendRejected, now)},
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Attempts, st.StepAttempts, st.CompletedAt = 1, 1, at(now)
+					st.Phase, st.Reason = v1alpha1.OperationFailed, ReasonBackendRejected
+					st.Calls = []v1alpha1.BackendCall{call(409, "Rejected: Node is in offline state", 1)}
 				}},
 		},
 		"ServerErrorRetryable": {
@@ -1250,6 +1346,71 @@ func TestEngineReleased(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("\n%s\nReleased(...) = %t, want %t", tc.reason, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEngineDecidesOnFreshObservations: skipping a call (or sending it) is
+// decided on what the backend showed after the step started (after the
+// lock was taken, so after the previous holder's last call), never on an
+// older shared observation.
+func TestEngineDecidesOnFreshObservations(t *testing.T) {
+	skipWhenActive := testStep(func(s *Step) {
+		s.Skip = func(snap *Snapshot) (bool, string) {
+			return snap.Cluster.Status == sb.ClusterActive, "the cluster is already active"
+		}
+	})
+	cases := map[string]struct {
+		reason string
+		// seenAt is when the shared observation (the cluster active) was
+		// made; the step started at t0+10s, and the backend shows unready
+		// since.
+		seenAt      time.Duration
+		wantTrigger bool
+		wantReason  string
+		wantReads   int
+	}{
+		"StaleSharedObservationIsReadAgain": {
+			reason:      "A shared observation made before the step started (here: before the previous operation's call) is read again before deciding: the backend shows unready now, so the call is sent.",
+			seenAt:      9 * time.Second,
+			wantTrigger: true, wantReason: ReasonWaitingForPrecond, wantReads: 2,
+		},
+		"SharedObservationAfterTheStepStartIsUsed": {
+			reason:     "A shared observation made after the step started is recent enough (stored times count as a second later): no extra read.",
+			seenAt:     11500 * time.Millisecond,
+			wantReason: ReasonNothingToDo, wantReads: 0,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			op := operation(holding(10*time.Second), withOpStatus(func(st *v1alpha1.OperationStatus) { st.Progress = prog(0, 1, "activate") }))
+			kube := newKube(t, nil, storageCluster(lockedBy(lockOf(op, v1alpha1.OperationPending))), op)
+			clk := &clock{now: t0.Add(tc.seenAt)}
+			e := newEngine(kube, clk)
+			e.Observer = NewObserver(time.Hour)
+			e.Observer.Now = clk.Now
+			b := &backend{status: sb.ClusterActive}
+			src := Source{Key: "test", API: b.api()}
+			if _, err := e.Observer.Snapshot(context.Background(), src, testClusterID, Needs{Events: true}); err != nil {
+				t.Fatalf("cannot seed the shared observation: %v", err)
+			}
+			b.set(sb.ClusterUnready)
+			b.reads = 0
+			clk.Advance(12*time.Second - tc.seenAt)
+
+			o := getOp(t, kube, op.GetName())
+			r := runOf(kube, o, b.api(), skipWhenActive)
+			trigger, err := e.Observe(context.Background(), r)
+			if err != nil {
+				t.Fatalf("\n%s\nObserve(...): %v", tc.reason, err)
+			}
+			st := o.Status.AtProvider.OperationStatus
+			if trigger != tc.wantTrigger || st.Reason != tc.wantReason {
+				t.Errorf("\n%s\nObserve(...) = trigger %t, reason %s (%s); want trigger %t, reason %s", tc.reason, trigger, st.Reason, st.Message, tc.wantTrigger, tc.wantReason)
+			}
+			if b.reads != tc.wantReads {
+				t.Errorf("\n%s\nObserve(...) read the backend %d times, want %d", tc.reason, b.reads, tc.wantReads)
 			}
 		})
 	}

@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/pkg/errors"
@@ -44,21 +45,33 @@ const (
 type callResult int
 
 const (
-	callAccepted  callResult = iota // 2xx
-	callAmbiguous                   // may have taken effect
-	callRetryable                   // definitely not acted on; may be sent again
-	callRejected                    // the backend refused it; sending again would not help
+	callAccepted      callResult = iota // 2xx
+	callAmbiguous                       // may have taken effect
+	callRetryable                       // definitely not acted on; may be sent again
+	callRejected                        // the backend refused it; sending again would not help
+	callRefusedForNow                   // the backend refused it for now; it is sent again later
 )
 
 func classify(err error, s Step) callResult {
+	res := classifyError(err, s)
+	if res == callRejected && s.RefusedForNow != nil {
+		var se *sb.Error
+		if errors.As(err, &se) && s.RefusedForNow(se.StatusCode, se.Message) {
+			return callRefusedForNow
+		}
+	}
+	return res
+}
+
+func classifyError(err error, s Step) callResult {
 	switch {
 	case err == nil:
 		return callAccepted
 	case sb.MayHaveTakenEffect(err):
 		return callAmbiguous
-	case s.ServerErrorIsAmbiguous && sb.IsServerError(err):
+	case s.OnServerError == ServerErrorIsAmbiguous && sb.IsServerError(err):
 		return callAmbiguous
-	case s.ServerErrorIsRefusal && statusOf(err) == http.StatusInternalServerError:
+	case s.OnServerError == ServerErrorIsRefusal && statusOf(err) == http.StatusInternalServerError:
 		return callRejected
 	case sb.NotSent(err), sb.IsServerError(err), sb.IsUnauthorized(err):
 		return callRetryable
@@ -76,7 +89,7 @@ func statusOf(err error) int {
 }
 
 func (r callResult) String() string {
-	return [...]string{"Accepted", "Ambiguous", "Failed", "Rejected"}[r]
+	return [...]string{"Accepted", "Ambiguous", "Failed", "Rejected", "RefusedForNow"}[r]
 }
 
 // Trigger sends the current step's call under the write-ahead guard:
@@ -192,9 +205,27 @@ func (e *Engine) applyOutcome(o Object, step Step, callErr error) bool {
 		st.Guard = nil
 		setPhase(st, v1alpha1.OperationFailed, ReasonBackendRejected, "%s: the backend refused %s: %s", step.Name, step.Path, msg)
 		return true
+	case callRefusedForNow:
+		st.Guard = nil
+		if limit, since := gateLimit(st, step, pol); limit > 0 && since != nil && now.Sub(since.Time) > limit {
+			setPhase(st, v1alpha1.OperationFailed, ReasonPreconditionTimeout, "%s: still refused after %s: the backend refused %s: %s",
+				step.Name, limit, step.Path, msg)
+			st.Message = truncate(st.Message, 1000)
+			return true
+		}
+		next := metav1.NewTime(now.Add(min(backoff(pol, st.StepAttempts), refusedForNowBackoff)))
+		st.NextAttemptAt = &next
+		setPhase(st, v1alpha1.OperationRunning, ReasonWaitingForPrecond, "%s: waiting: the backend refused %s for now: %s; sending it again at %s",
+			step.Name, step.Path, msg, next.UTC().Format("15:04:05"))
+		st.Message = truncate(st.Message, 1000)
+		e.record(o, event.Normal(ReasonRefusedForNow, st.Message))
 	}
 	return false
 }
+
+// refusedForNowBackoff caps the wait before a call refused for now is sent
+// again: the reason may pass at any moment.
+const refusedForNowBackoff = 30 * time.Second
 
 // persistStatus writes o's status, re-applying it on a newer copy of the
 // object after a conflict.

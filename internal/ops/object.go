@@ -17,6 +17,10 @@ limitations under the License.
 package ops
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
@@ -35,4 +39,13 @@ type Object interface {
 
 	// GetOperationType returns the operation's type, e.g. Restart.
 	GetOperationType() string
+}
+
+// SpecHash identifies an operation's parameters (its spec.forProvider with
+// what may change after creation, and how its target was selected, cleared
+// by the caller), for run-once protection.
+func SpecHash(forProvider any) string {
+	b, _ := json.Marshal(forProvider) //nolint:errchkjson // plain API data always marshals.
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:12])
 }

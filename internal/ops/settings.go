@@ -22,6 +22,8 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
 
 // Settings are the engine's tunables, set from provider flags.
@@ -29,6 +31,9 @@ type Settings struct {
 	// EvidenceGrace is how long the engine looks for evidence that an
 	// accepted or ambiguous call took effect.
 	EvidenceGrace time.Duration
+	// HoldLimit is how long the backend may hold a request and still apply
+	// it (see Engine.HoldLimit).
+	HoldLimit time.Duration
 	// ObserveMaxAge is how old a shared backend observation may be.
 	ObserveMaxAge time.Duration
 	// Poll are the poll intervals of non-terminal operations.
@@ -63,10 +68,16 @@ func (s Settings) RateLimiter(shared ratelimiter.RateLimiter) ratelimiter.RateLi
 	return ratelimiter.NewGlobal(s.MaxReconcileRate)
 }
 
+// DefaultHoldLimit is four client request timeouts: a request the backend
+// has not applied by then is taken as dropped (docs/operations-engine.md,
+// "Lost answers").
+const DefaultHoldLimit = 4 * sb.DefaultTimeout
+
 // DefaultSettings see a finished backend action within about a second and
 // give the backend 30 s to show that it acted on a call.
 var DefaultSettings = Settings{
 	EvidenceGrace: 30 * time.Second,
+	HoldLimit:     DefaultHoldLimit,
 	ObserveMaxAge: 200 * time.Millisecond,
 	Poll:          DefaultPollIntervals,
 

@@ -85,8 +85,13 @@ func parseEvent(e sb.ClusterLogEntry) Event {
 
 // A Snapshot is what the backend showed at one moment.
 type Snapshot struct {
-	At      time.Time
-	Cluster sb.ClusterDTO
+	// At is when the snapshot was assembled.
+	At time.Time
+	// ObservedAt is when the oldest of its parts (shared ones may be older
+	// than At) was requested from the backend: everything the backend
+	// finished before ObservedAt shows in the snapshot.
+	ObservedAt time.Time
+	Cluster    sb.ClusterDTO
 	// Nodes is every node record, removed ones included; nil unless needed.
 	Nodes []sb.StorageNodeDTO
 	// Events are the newest log events, oldest first; nil unless needed.
@@ -177,8 +182,9 @@ func (o *Observer) now() time.Time {
 }
 
 // get returns the cached value for key, fetching it when older than
-// maxAge; concurrent callers for one key wait for a single fetch.
-func (o *Observer) get(key string, maxAge time.Duration, fetch func() (any, error)) (any, error) {
+// maxAge, and when it was requested; concurrent callers for one key wait
+// for a single fetch.
+func (o *Observer) get(key string, maxAge time.Duration, fetch func() (any, error)) (any, time.Time, error) {
 	o.mu.Lock()
 	if o.entries == nil {
 		o.entries = map[string]*cacheEntry{}
@@ -193,11 +199,13 @@ func (o *Observer) get(key string, maxAge time.Duration, fetch func() (any, erro
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if !e.at.IsZero() && o.now().Sub(e.at) <= maxAge {
-		return e.val, e.err
+		return e.val, e.at, e.err
 	}
-	e.val, e.err = fetch()
+	// The request time, not the answer's: a change the backend made while
+	// the request was in flight may or may not show.
 	e.at = o.now()
-	return e.val, e.err
+	e.val, e.err = fetch()
+	return e.val, e.at, e.err
 }
 
 // Snapshot returns a shared observation of cluster id on src.
@@ -213,14 +221,20 @@ func (o *Observer) Fresh(ctx context.Context, src Source, id string, need Needs)
 
 func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Needs, maxAge time.Duration) (*Snapshot, error) {
 	s := &Snapshot{At: o.now()}
-	v, err := o.get(src.Key+"|clusters", maxAge, func() (any, error) {
+	s.ObservedAt = s.At
+	seen := func(at time.Time) {
+		if at.Before(s.ObservedAt) {
+			s.ObservedAt = at
+		}
+	}
+	v, at, err := o.get(src.Key+"|clusters", maxAge, func() (any, error) {
 		cs, err := src.API.ListClusters(ctx)
 		return cs, errors.Wrap(err, errListClusters)
 	})
 	if err != nil {
 		// The backend fails the whole list while any cluster is in_shrink
 		// (a node removal): read this cluster alone instead.
-		v, err = o.get(src.Key+"|cluster|"+id, maxAge, func() (any, error) {
+		v, at, err = o.get(src.Key+"|cluster|"+id, maxAge, func() (any, error) {
 			c, err := src.API.GetCluster(ctx, id)
 			if err != nil {
 				return nil, errors.Wrap(err, errGetCluster)
@@ -231,6 +245,7 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 			return nil, err
 		}
 	}
+	seen(at)
 	found := false
 	for _, c := range v.([]sb.ClusterDTO) { //nolint:forcetypeassert // the cache holds what the fetch stored.
 		if c.ID == id {
@@ -242,17 +257,18 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		return nil, errors.Errorf(errNoCluster, id)
 	}
 	if need.Nodes {
-		v, err := o.get(src.Key+"|nodes|"+id, maxAge, func() (any, error) {
+		v, at, err := o.get(src.Key+"|nodes|"+id, maxAge, func() (any, error) {
 			ns, err := src.API.ListStorageNodes(ctx, id)
 			return ns, errors.Wrap(err, errListNodes)
 		})
 		if err != nil {
 			return nil, err
 		}
+		seen(at)
 		s.Nodes = v.([]sb.StorageNodeDTO) //nolint:forcetypeassert // as above.
 	}
 	if need.Events {
-		v, err := o.get(src.Key+"|logs|"+id, maxAge, func() (any, error) {
+		v, at, err := o.get(src.Key+"|logs|"+id, maxAge, func() (any, error) {
 			raw, err := src.API.ClusterLogs(ctx, id, eventWindow)
 			if err != nil {
 				return nil, errors.Wrap(err, errReadLogs)
@@ -266,14 +282,16 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		if err != nil {
 			return nil, err
 		}
+		seen(at)
 		s.Events = v.([]Event) //nolint:forcetypeassert // as above.
 	}
 	if need.Tasks {
-		v, err := o.get(src.Key+"|tasks|"+id, maxAge, func() (any, error) {
+		v, at, err := o.get(src.Key+"|tasks|"+id, maxAge, func() (any, error) {
 			ts, err := src.API.ListTasks(ctx, id)
 			return ts, errors.Wrap(err, errListTasks)
 		})
 		s.TasksErr = err
+		seen(at)
 		if err == nil {
 			s.Tasks = v.([]sb.TaskDTO) //nolint:forcetypeassert // as above.
 		}

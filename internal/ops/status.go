@@ -49,6 +49,13 @@ const (
 	ReasonAlreadyCompleted    = "AlreadyCompleted"
 	ReasonDeleted             = "Deleted"
 	ReasonDeletedWhileRunning = "DeletedWhileRunning"
+	// ReasonAwaitingConfirmation: a call's answer was lost and re-sending
+	// it needs the user's confirmation (confirmResend) or cancel.
+	ReasonAwaitingConfirmation = "AwaitingConfirmation"
+	ReasonResendConfirmed      = "ResendConfirmed"
+	// ReasonRefusedForNow: the backend refused the call for a reason that
+	// passes (a migration, a peer restarting); it is sent again later.
+	ReasonRefusedForNow = "RefusedForNow"
 )
 
 func isTerminal(p v1alpha1.OperationPhase) bool {

@@ -23,20 +23,58 @@ import (
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
 
-// An AmbiguityPolicy says what a step does when its call's answer was lost
+// A LostAnswerPolicy says what a step does when its call's answer was lost
 // (timeout after sending, connection dropped, 502/504, or a crash between
 // intent and outcome) and the backend shows no evidence that it acted.
-type AmbiguityPolicy int
+// docs/operations-engine.md explains the choice per call.
+type LostAnswerPolicy int
 
-// Ambiguity policies.
+// Lost-answer policies.
 const (
-	// FailWithoutEvidence fails the operation with reason OutcomeUnknown:
-	// repeating the call could be harmful (most simplyblock actions are not
-	// idempotent).
-	FailWithoutEvidence AmbiguityPolicy = iota
-	// ResendWithoutEvidence sends the call again: a repeat is proven
-	// harmless (rebalance is deduplicated by the backend).
-	ResendWithoutEvidence
+	// LostAnswerFails fails the operation with reason OutcomeUnknown once
+	// the evidence grace period passed: a repeat could be harmful.
+	LostAnswerFails LostAnswerPolicy = iota
+	// LostAnswerResends sends the call again once the backend can no longer
+	// apply the original (the hold limit passed without evidence): a late
+	// original is refused or harmless in every state the plan moves on to.
+	LostAnswerResends
+	// LostAnswerAsks waits, once the hold limit passed, for the user to
+	// confirm a re-send (spec confirmResend) or give up (cancel): a repeat is
+	// harmless now, but the plan moves on to a state where a late original
+	// would not be.
+	LostAnswerAsks
+)
+
+// A ServerErrorPolicy says what a 5xx answer to a step's call means.
+type ServerErrorPolicy int
+
+// Server-error policies.
+const (
+	// ServerErrorRetries: the call was not acted on; it is sent again with
+	// backoff.
+	ServerErrorRetries ServerErrorPolicy = iota
+	// ServerErrorIsAmbiguous: the call runs synchronously and may have done
+	// part of its work before failing; evidence decides.
+	ServerErrorIsAmbiguous
+	// ServerErrorIsRefusal: a 500 is the backend's refusal (its plain-text
+	// answer when the target is in the wrong state); other 5xx retry.
+	ServerErrorIsRefusal
+)
+
+// A NoEvidencePolicy says what an accepted call means when the backend shows
+// no evidence of acting on it within the evidence grace period.
+type NoEvidencePolicy int
+
+// No-evidence policies.
+const (
+	// AnswerSuffices: the success answer is enough; Check judges the rest.
+	AnswerSuffices NoEvidencePolicy = iota
+	// NoEvidenceFails fails with reason NoEffect: the backend refuses some
+	// actions silently after answering 202.
+	NoEvidenceFails
+	// NoEvidenceMeansDone completes the step with Step.DoneWithoutEvidence
+	// (e.g. a rebalance with nothing to move).
+	NoEvidenceMeansDone
 )
 
 // A Baseline is what the backend showed just before a step's call, and
@@ -72,8 +110,6 @@ type Verdict struct {
 type Step struct {
 	// Name describes the step in status and events, e.g. "shutdown node 2/3".
 	Name string
-	// Subject is what the step works on, shown as progress.current.
-	Subject string
 	// Needs is what the step must observe besides the cluster record.
 	Needs Needs
 	// Cancellable steps may be cancelled before their call; a
@@ -113,28 +149,23 @@ type Step struct {
 
 	// Evidence reports that the backend acted on the call.
 	Evidence func(b Baseline, s *Snapshot) bool
-	// RequireEvidence fails a call the backend accepted but showed no
-	// evidence of acting on within the evidence grace period (the backend
-	// refuses some actions silently after answering 202).
-	RequireEvidence bool
-	// NoEvidenceMeansDone completes, rather than fails, an accepted call
-	// that showed no evidence within the grace period (e.g. a rebalance
-	// with nothing to move).
-	NoEvidenceMeansDone string
+	// WithoutEvidence is what an accepted call without evidence means.
+	WithoutEvidence NoEvidencePolicy
+	// DoneWithoutEvidence is the message of a step completed by
+	// NoEvidenceMeansDone.
+	DoneWithoutEvidence string
 	// Check reads a snapshot taken after the call (or, for a wait-only
 	// step, after the step started).
 	Check func(b Baseline, s *Snapshot) Verdict
-	// OnAmbiguous is the policy for a lost answer without evidence.
-	OnAmbiguous AmbiguityPolicy
-	// ServerErrorIsAmbiguous treats a 5xx answer as ambiguous instead of a
-	// retryable refusal: the call runs synchronously and may have done
-	// part of its work before failing (update).
-	ServerErrorIsAmbiguous bool
-	// ServerErrorIsRefusal treats a 500 answer as the backend's refusal
-	// (not retried): some synchronous calls answer a plain-text 500 when
-	// the target is in the wrong state (node suspend and resume). Other
-	// 5xx (503) stay retryable.
-	ServerErrorIsRefusal bool
+	// OnLostAnswer is the policy for a lost answer without evidence.
+	OnLostAnswer LostAnswerPolicy
+	// OnServerError is what a 5xx answer means.
+	OnServerError ServerErrorPolicy
+	// RefusedForNow reports that a refusal (status code and the backend's
+	// message) holds only for now (a migration running, a peer
+	// restarting): the step waits and sends the call again within its
+	// precondition timeout instead of failing. nil: every refusal is final.
+	RefusedForNow func(status int, message string) bool
 }
 
 func (s Step) baseline(snap *Snapshot) string {

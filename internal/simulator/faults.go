@@ -381,7 +381,9 @@ func (s *Simulator) faultMiddleware(next http.Handler) http.Handler {
 		drop := f.take(FaultDrop, reqPred(r)) != nil
 		if before && delay > 0 {
 			if !s.wallSleep(delay) {
-				return
+				// Closed while holding the request: it is never applied and
+				// never answered.
+				s.abort(w, r)
 			}
 			delay = 0
 		}
@@ -392,7 +394,7 @@ func (s *Simulator) faultMiddleware(next http.Handler) http.Handler {
 		bw := &bufferedWriter{header: http.Header{}}
 		next.ServeHTTP(bw, r)
 		if delay > 0 && !s.wallSleep(delay) {
-			return
+			s.abort(w, r) // closed while delaying the answer: it is lost
 		}
 		if drop {
 			ci := callInfoFrom(r)
@@ -406,6 +408,15 @@ func (s *Simulator) faultMiddleware(next http.Handler) http.Handler {
 		}
 		bw.flushTo(w)
 	})
+}
+
+// abort closes the connection without an answer.
+func (s *Simulator) abort(w http.ResponseWriter, r *http.Request) {
+	callInfoFrom(r).dropped = true
+	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+		_ = conn.Close()
+	}
+	panic(http.ErrAbortHandler)
 }
 
 // wallSleep sleeps real time d unless the simulator closes first.

@@ -191,6 +191,12 @@ func TestHealth(t *testing.T) {
 			want: health{Status: "Progressing",
 				Message: "Triggered (step 1 of 2): shutdown: POST /clusters/4b66c08e-7562-429b-b4be-3607b213e63e/storage-nodes/bda92fcb-f5d1-4ad1-8623-fbbaed445f0b/shutdown accepted"},
 		},
+		"StorageNodeOpsAwaitingConfirmation": {
+			reason: "A node operation waiting for the user's decision about a lost answer is Suspended: it needs confirmResend or cancel from Git.",
+			args:   args{fixture: "storagenodeops-running-awaiting-confirmation.yaml"},
+			want: health{Status: "Suspended",
+				Message: "AwaitingConfirmation: shutdown: POST /clusters/dc29cf39-11dd-4902-9f3c-8210d43f1ffc/storage-nodes/2f3ae11a-c41d-4d44-8068-78e6fb657299/shutdown may or may not have reached the backend (its answer was lost) and it showed no evidence within 3s. Sending it again is harmless now, but a late original would not be once the operation moves on, so it waits for you: check the node's status: a shutdown may be running (in_shutdown), then set spec.forProvider.confirmResend to \"0/1\" to send it again, or cancel: true to give up"},
+		},
 		"StorageNodeOpsSucceeded": {
 			reason: "A succeeded node operation is Healthy.",
 			args:   args{fixture: "storagenodeops-succeeded.yaml"},

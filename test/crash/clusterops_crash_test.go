@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ import (
 
 // opsArgs make the provider's operations quick against a simulator running
 // 200 times faster than real time.
-var opsArgs = []string{"--ops-evidence-grace=5s", "--ops-poll-fast=100ms", "--ops-poll=250ms", "--ops-poll-waiting=1s", "--max-reconcile-rate=100"}
+var opsArgs = []string{"--ops-evidence-grace=5s", "--ops-hold-limit=5s", "--ops-poll-fast=100ms", "--ops-poll=250ms", "--ops-poll-waiting=1s", "--max-reconcile-rate=100"}
 
 // A crashType is one ClusterOps type of the matrix: its example, the
 // cluster it starts from, and the steps that send a backend call.
@@ -150,10 +151,19 @@ func runCrashCase(t *testing.T, table *summaryTable, sup *supervisor, c *crashCa
 		}
 		setField(t, u, c.clusterName, "spec", "forProvider", "clusterIdRef", "name")
 	})
+	confirmed := 0
 	waitFor(t, 2*time.Minute, func() (bool, string) {
 		phase, reason, _ := opPhase(c)
+		if reason == ops.ReasonAwaitingConfirmation && confirmResend(t, c) {
+			confirmed++
+		}
 		return phase == "Succeeded" || phase == "Failed", fmt.Sprintf("%s %s: phase %q (%s)", c.typ.name, c.label(), phase, reason)
 	})
+	// Only a call that may or may not have been sent (a crash between its
+	// intent and its outcome) asks the user.
+	if confirmed > 0 && c.moment != ops.CrashAfterIntent {
+		t.Errorf("%s %s: asked for a confirmation %d times, but no call's outcome was unknown", c.typ.name, c.label(), confirmed)
+	}
 
 	phase, reason, attempts := opPhase(c)
 	calls := postsFor(c)
@@ -195,6 +205,25 @@ func expectedPhase(c *crashCase) string {
 	}
 	return "Succeeded"
 }
+
+// confirmResend plays the user's part for an operation awaiting a decision
+// about a call whose answer was lost: it sets confirmResend to the token the
+// status message names. It reports whether it confirmed.
+func confirmResend(t *testing.T, c *crashCase) bool {
+	t.Helper()
+	u, err := getObject(c.ns, c.typ.kindName(), c.name)
+	if err != nil {
+		return false
+	}
+	m := resendToken.FindStringSubmatch(field(u, "status", "atProvider", "message"))
+	if m == nil || field(u, "spec", "forProvider", "confirmResend") == m[1] {
+		return false
+	}
+	setField(t, u, m[1], "spec", "forProvider", "confirmResend")
+	return suite.kube.Update(ctxBgnd, u) == nil
+}
+
+var resendToken = regexp.MustCompile(`confirmResend to "([0-9]+/[0-9]+)"`)
 
 // opPhase returns the operation's phase, reason and recorded attempts.
 func opPhase(c *crashCase) (string, string, int64) {

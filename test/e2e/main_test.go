@@ -60,7 +60,7 @@ const (
 // every 2 s (so the XR soon shows a cluster's status) and the operation
 // engine waits 5 s for evidence, as `make demo` runs it sped up.
 var providerArgs = []string{
-	"--debug", "--poll=2s", "--ops-evidence-grace=5s", "--ops-poll-waiting=1s",
+	"--debug", "--poll=2s", "--ops-evidence-grace=5s", "--ops-hold-limit=5s", "--ops-poll-waiting=1s",
 	"--metrics-bind-address=0", "--health-probe-bind-address=0",
 }
 

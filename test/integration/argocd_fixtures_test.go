@@ -356,6 +356,21 @@ func TestArgoCDFixtures(t *testing.T) {
 		}
 	})
 
+	t.Run("StorageNodeOpsAwaitingConfirmation", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, harnessOptions{})
+		id, nodes := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
+		h.importNodes(id, nodes)
+		// The backend holds the restart's shutdown past the client's timeout.
+		h.sim.Faults().MustAdd(simulator.Fault{Kind: simulator.FaultDelay, Method: "POST", Path: "/clusters/*/storage-nodes/*/shutdown", Count: 1,
+			Delay: simulator.Duration(time.Hour), Before: true})
+		h.nodeOp("restart.yaml", "demo-node-1-restart", nil)
+		op := h.nodeOpsObj("demo-node-1-restart")
+		h.await("storagenodeops-running-awaiting-confirmation", op, "the node restart to wait for a confirmation", func() (bool, string) {
+			return opIs(op.Status.AtProvider.OperationStatus, v1alpha1.OperationRunning, "AwaitingConfirmation")
+		})
+	})
+
 	t.Run("OutagePauseAndReferences", func(t *testing.T) {
 		t.Parallel()
 		h := newHarness(t, harnessOptions{})

@@ -36,7 +36,9 @@ import (
 // times faster than real time.
 var testOpsSettings = ops.Settings{
 	EvidenceGrace: 3 * time.Second,
-	ObserveMaxAge: 50 * time.Millisecond,
+	// Shared observations age as in production: decisions must not depend
+	// on them being young.
+	ObserveMaxAge: ops.DefaultSettings.ObserveMaxAge,
 	Poll: ops.PollIntervals{Fast: 100 * time.Millisecond, Running: 250 * time.Millisecond, FastFor: 10 * time.Second,
 		Waiting: time.Second, Watched: time.Second, Jitter: 0.1},
 	// Running operations are woken by the watcher, as in production.
@@ -60,6 +62,8 @@ type harness struct {
 	sim  *simulator.Simulator
 	ns   string
 	poll time.Duration // the drift-check poll of the steady-state kinds
+	// opsSettings are the operation engine's settings.
+	opsSettings ops.Settings
 }
 
 type harnessOptions struct {
@@ -67,6 +71,9 @@ type harnessOptions struct {
 	token    string        // the token in the credentials Secret; adminToken when empty
 	endpoint string        // overrides the simulator's URL (e.g. a closed port)
 	poll     time.Duration // the drift-check poll of the steady-state kinds; 1 s when zero
+	// holdLimit is the engine's hold limit (how long the backend may hold a
+	// request and still apply it); the evidence grace when zero.
+	holdLimit time.Duration
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -106,7 +113,8 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		ns = ns[:50]
 	}
 	ns = fmt.Sprintf("%s-%d", strings.TrimSuffix(ns, "-"), time.Now().UnixNano()%100000)
-	h := &harness{t: t, ctx: ctx, kube: kube, sim: sim, ns: ns, poll: o.poll}
+	h := &harness{t: t, ctx: ctx, kube: kube, sim: sim, ns: ns, poll: o.poll, opsSettings: testOpsSettings}
+	h.opsSettings.HoldLimit = o.holdLimit
 
 	endpoint := sim.URL()
 	if o.endpoint != "" {
@@ -153,7 +161,7 @@ func (h *harness) startManager(scheme *runtime.Scheme) {
 		GlobalRateLimiter:       ratelimiter.NewGlobal(100),
 		Features:                &feature.Flags{},
 	}
-	must(h.t, simplyblockcontroller.Setup(mgr, o, testOpsSettings))
+	must(h.t, simplyblockcontroller.Setup(mgr, o, h.opsSettings))
 	ctx, cancel := context.WithCancel(h.ctx)
 	done := make(chan struct{})
 	go func() {

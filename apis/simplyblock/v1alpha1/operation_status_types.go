@@ -84,9 +84,20 @@ type OperationPolicy struct {
 	// Cancel stops the operation. A Pending operation fails with reason
 	// Cancelled and sends nothing; a running NodeRollingRestart stops before
 	// its next node; other types cannot be stopped once their backend call
-	// was sent. It is the only field that may change after creation.
+	// was sent. An operation waiting for a decision about a call whose
+	// answer was lost (reason AwaitingConfirmation) gives up with it.
 	// +optional
 	Cancel bool `json:"cancel,omitempty"`
+
+	// ConfirmResend lets an operation waiting with reason
+	// AwaitingConfirmation send its call again: set it to the token its
+	// status message names ("<step>/<attempt>", e.g. "3/1") once you
+	// checked the target. A token confirms that one call only. With cancel,
+	// it is the only field that may change after creation.
+	// +optional
+	// +kubebuilder:validation:MaxLength=24
+	// +kubebuilder:validation:Pattern=`^[0-9]{1,10}/[0-9]{1,10}$`
+	ConfirmResend string `json:"confirmResend,omitempty"`
 }
 
 // An OperationProgress says how far a multi-step operation got.

@@ -35,6 +35,7 @@ import (
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock/fake"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 	"github.com/simplyblock/provider-simplyblock/internal/ops/opstest"
+	"github.com/simplyblock/provider-simplyblock/internal/ops/steps"
 )
 
 const cid = "c1"
@@ -70,11 +71,11 @@ func upgrade(p v1alpha1.UpgradeParameters) crModifier {
 // stepOf returns step i of cr's plan for targets.
 func stepOf(t *testing.T, cr *v1alpha1.ClusterOps, i int, targets ...string) ops.Step {
 	t.Helper()
-	steps := planFor(cr, cid, autoExpansion{})(targets)
-	if i >= len(steps) {
-		t.Fatalf("plan of %s has %d steps, want step %d", cr.Spec.ForProvider.Type, len(steps), i)
+	plan := planFor(cr, cid, steps.AutoExpansion{})(targets)
+	if i >= len(plan) {
+		t.Fatalf("plan of %s has %d plan, want step %d", cr.Spec.ForProvider.Type, len(plan), i)
 	}
-	return steps[i]
+	return plan[i]
 }
 
 // Snapshots, events and baselines of the cases (opstest builds them).
@@ -478,14 +479,14 @@ func TestStartStep(t *testing.T) {
 }
 
 func TestRestartPlan(t *testing.T) {
-	steps := planFor(clusterOps(v1alpha1.ClusterRestart), cid, autoExpansion{})(nil)
+	plan := planFor(clusterOps(v1alpha1.ClusterRestart), cid, steps.AutoExpansion{})(nil)
 	type summary struct {
 		Name        string
 		Path        string
 		GateTimeout time.Duration
 	}
-	got := make([]summary, 0, len(steps))
-	for _, s := range steps {
+	got := make([]summary, 0, len(plan))
+	for _, s := range plan {
 		got = append(got, summary{Name: s.Name, Path: s.Path, GateTimeout: s.GateTimeout})
 	}
 	want := []summary{
@@ -500,7 +501,6 @@ func TestRestartPlan(t *testing.T) {
 func TestRollingRestartPlan(t *testing.T) {
 	type summary struct {
 		Name        string
-		Subject     string
 		Cancellable bool
 		Done, Total int64
 		Timeout     time.Duration
@@ -521,9 +521,9 @@ func TestRollingRestartPlan(t *testing.T) {
 				for i, n := range []string{"n1", "n2", "n3"} {
 					p := fmt.Sprintf("node %d/3 %s: ", i+1, n)
 					s = append(s,
-						summary{Name: p + "shutdown", Subject: n, Cancellable: true, Done: int64(i), Total: 3, Timeout: 30 * time.Minute, HasCall: true},
-						summary{Name: p + "restart", Subject: n, Done: int64(i), Total: 3, Timeout: 30 * time.Minute, HasCall: true},
-						summary{Name: p + "wait for rebalancing", Subject: n, Done: int64(i), Total: 3, Timeout: 30 * time.Minute})
+						summary{Name: p + "shutdown", Cancellable: true, Done: int64(i), Total: 3, Timeout: 30 * time.Minute, HasCall: true},
+						summary{Name: p + "restart", Done: int64(i), Total: 3, Timeout: 30 * time.Minute, HasCall: true},
+						summary{Name: p + "wait for rebalancing", Done: int64(i), Total: 3, Timeout: 30 * time.Minute})
 				}
 				return s
 			}(),
@@ -533,9 +533,9 @@ func TestRollingRestartPlan(t *testing.T) {
 			cr:      clusterOps(v1alpha1.ClusterNodeRollingRestart, rolling(v1alpha1.NodeRollingRestartParameters{PerNodeTimeoutSeconds: ptr.To[int64](60)})),
 			targets: []string{"n1"},
 			want: []summary{
-				{Name: "node 1/1 n1: shutdown", Subject: "n1", Cancellable: true, Total: 1, Timeout: time.Minute, HasCall: true},
-				{Name: "node 1/1 n1: restart", Subject: "n1", Total: 1, Timeout: time.Minute, HasCall: true},
-				{Name: "node 1/1 n1: wait for rebalancing", Subject: "n1", Total: 1, Timeout: time.Minute},
+				{Name: "node 1/1 n1: shutdown", Cancellable: true, Total: 1, Timeout: time.Minute, HasCall: true},
+				{Name: "node 1/1 n1: restart", Total: 1, Timeout: time.Minute, HasCall: true},
+				{Name: "node 1/1 n1: wait for rebalancing", Total: 1, Timeout: time.Minute},
 			},
 		},
 		"NoTargetsYet": {
@@ -547,18 +547,18 @@ func TestRollingRestartPlan(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			var steps []ops.Step
+			var plan []ops.Step
 			func() {
 				defer func() {
 					if r := recover(); r != nil {
 						t.Fatalf("\n%s\nplanFor(...)(%v) panicked: %v", tc.reason, tc.targets, r)
 					}
 				}()
-				steps = planFor(tc.cr, cid, autoExpansion{})(tc.targets)
+				plan = planFor(tc.cr, cid, steps.AutoExpansion{})(tc.targets)
 			}()
-			got := make([]summary, 0, len(steps))
-			for _, s := range steps {
-				got = append(got, summary{Name: s.Name, Subject: s.Subject, Cancellable: s.Cancellable, Done: s.ProgressDone,
+			got := make([]summary, 0, len(plan))
+			for _, s := range plan {
+				got = append(got, summary{Name: s.Name, Cancellable: s.Cancellable, Done: s.ProgressDone,
 					Total: s.ProgressTotal, Timeout: s.Timeout, HasCall: s.Call != nil})
 			}
 			if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); diff != "" {
@@ -600,8 +600,13 @@ func TestRollingRestartSteps(t *testing.T) {
 			want: outcome{Waiting: "health gate: the cluster is degraded, not active"},
 		},
 		"NoHealthGate": {
-			reason: "Without the health gate a node is shut down regardless of its peers and the cluster.",
+			reason: "Without the health gate a node is shut down regardless of its peers' health and the cluster's status.",
+			judge:  gate, step: planStep(ungated, 0, "n1", "n2"), snap: snap(sb.ClusterDegraded, nodes("n1=online", "n2=offline")),
+		},
+		"NoHealthGateStillWaitsForMigrations": {
+			reason: "Without the health gate the backend's own passing refusals still hold a node back: it refuses a graceful shutdown while data migrations may involve the node.",
 			judge:  gate, step: planStep(ungated, 0, "n1", "n2"), snap: snap(sb.ClusterDegraded, rebalancing(), nodes("n1=online", "n2=offline")),
+			want: outcome{Waiting: "data migrations are running (the cluster is rebalancing; the backend refuses a graceful shutdown of a node they involve)"},
 		},
 		"ShutdownGateWaitsNodeState": {
 			reason: "A graceful shutdown needs the node online, suspended or down.",
@@ -676,14 +681,17 @@ func TestRollingRestartSteps(t *testing.T) {
 	})
 
 	settle := stepOf(t, gated, 2, "n1", "n2")
-	if settle.Call != nil || !settle.RequireEvidence || !strings.Contains(settle.NoEvidenceMeansDone, "node n1 is back online") {
-		t.Errorf("The settle step only waits, and no rebalancing within the grace means done: call=%t requireEvidence=%t noEvidenceMeansDone=%q",
-			settle.Call != nil, settle.RequireEvidence, settle.NoEvidenceMeansDone)
+	if settle.Call != nil || settle.WithoutEvidence != ops.NoEvidenceMeansDone || !strings.Contains(settle.DoneWithoutEvidence, "node n1 is back online") {
+		t.Errorf("The settle step only waits, and no rebalancing within the grace means done: call=%t withoutEvidence=%v doneWithoutEvidence=%q",
+			settle.Call != nil, settle.WithoutEvidence, settle.DoneWithoutEvidence)
 	}
-	for i, s := range planFor(gated, cid, autoExpansion{})([]string{"n1"})[:2] {
-		if s.OnAmbiguous != ops.ResendWithoutEvidence || !s.RequireEvidence {
-			t.Errorf("Step %d (%s): a repeated graceful node shutdown or restart is harmless and must show evidence: onAmbiguous=%v requireEvidence=%t",
-				i, s.Name, s.OnAmbiguous, s.RequireEvidence)
+	// A lost shutdown answer is not re-sent blindly: a late original would
+	// take the node down again after its restart. A repeated restart of a
+	// node no longer offline is a no-op.
+	for i, want := range []ops.LostAnswerPolicy{ops.LostAnswerAsks, ops.LostAnswerResends} {
+		s := planFor(gated, cid, steps.AutoExpansion{})([]string{"n1"})[i]
+		if s.OnLostAnswer != want || s.WithoutEvidence != ops.NoEvidenceFails {
+			t.Errorf("Step %d (%s): onLostAnswer=%v withoutEvidence=%v, want %v and NoEvidenceFails", i, s.Name, s.OnLostAnswer, s.WithoutEvidence, want)
 		}
 	}
 }
@@ -813,9 +821,9 @@ func TestUpgradeStep(t *testing.T) {
 		},
 	})
 	s := stepOf(t, clusterOps(v1alpha1.ClusterUpgrade, upgrade(v1alpha1.UpgradeParameters{Restart: true})), 0)
-	if !s.ServerErrorIsAmbiguous || s.OnAmbiguous != ops.FailWithoutEvidence || s.RequireEvidence {
-		t.Errorf("An upgrade is synchronous: a 5xx is ambiguous, a lost answer without evidence is not repeated, and an answer needs no evidence; got serverErrorIsAmbiguous=%t onAmbiguous=%v requireEvidence=%t",
-			s.ServerErrorIsAmbiguous, s.OnAmbiguous, s.RequireEvidence)
+	if s.OnServerError != ops.ServerErrorIsAmbiguous || s.OnLostAnswer != ops.LostAnswerFails || s.WithoutEvidence != ops.AnswerSuffices {
+		t.Errorf("An upgrade is synchronous: a 5xx is ambiguous, a lost answer without evidence is not repeated, and an answer needs no evidence; got onServerError=%v onLostAnswer=%v withoutEvidence=%v",
+			s.OnServerError, s.OnLostAnswer, s.WithoutEvidence)
 	}
 }
 
@@ -880,9 +888,9 @@ func TestRebalanceStep(t *testing.T) {
 		t.Errorf("A rebalance's baseline counts the listed balancing tasks: got %q, want \"2\"", got)
 	}
 	s := stepOf(t, clusterOps(v1alpha1.ClusterRebalance), 0)
-	if s.OnAmbiguous != ops.ResendWithoutEvidence || !s.RequireEvidence || s.NoEvidenceMeansDone == "" {
-		t.Errorf("A rebalance is deduplicated by the backend (a repeat is harmless) and no rebalancing means nothing to move; got onAmbiguous=%v requireEvidence=%t noEvidenceMeansDone=%q",
-			s.OnAmbiguous, s.RequireEvidence, s.NoEvidenceMeansDone)
+	if s.OnLostAnswer != ops.LostAnswerResends || s.WithoutEvidence != ops.NoEvidenceMeansDone || s.DoneWithoutEvidence == "" {
+		t.Errorf("A rebalance is deduplicated by the backend (a repeat is harmless) and no rebalancing means nothing to move; got onLostAnswer=%v withoutEvidence=%v doneWithoutEvidence=%q",
+			s.OnLostAnswer, s.WithoutEvidence, s.DoneWithoutEvidence)
 	}
 }
 
@@ -1001,7 +1009,7 @@ func TestPlanStepCounts(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if got := len(planFor(tc.cr, cid, autoExpansion{})([]string{"n1", "n2"})); got != tc.want {
+			if got := len(planFor(tc.cr, cid, steps.AutoExpansion{})([]string{"n1", "n2"})); got != tc.want {
 				t.Errorf("\n%s\nlen(planFor(...)) = %d, want %d", tc.reason, got, tc.want)
 			}
 		})

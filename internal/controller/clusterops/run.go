@@ -18,9 +18,6 @@ package clusterops
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/pkg/errors"
@@ -29,6 +26,7 @@ import (
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
+	"github.com/simplyblock/provider-simplyblock/internal/ops/steps"
 )
 
 const (
@@ -59,14 +57,13 @@ func runFor(ctx context.Context, kube client.Client, src ops.Source, cr *v1alpha
 }
 
 // specHash identifies what the operation does: its type, parameters,
-// target and policy, but not cancel or how the target was selected.
+// target and policy, but not cancel, confirmResend or how the target was
+// selected.
 func specHash(cr *v1alpha1.ClusterOps) string {
 	p := cr.Spec.ForProvider.DeepCopy()
-	p.Cancel = false
+	p.Cancel, p.ConfirmResend = false, ""
 	p.ClusterIDRef, p.ClusterIDSelector = nil, nil
-	b, _ := json.Marshal(p) //nolint:errchkjson // plain data always marshals.
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:12])
+	return ops.SpecHash(p)
 }
 
 // target finds the StorageCluster object the operation targets: the one
@@ -90,8 +87,8 @@ func target(ctx context.Context, kube client.Reader, cr *v1alpha1.ClusterOps) (t
 
 // autoExpandNodes returns the StorageNodes in the operation's namespace
 // that join cluster clusterID with expand: true.
-func autoExpandNodes(ctx context.Context, kube client.Reader, cr *v1alpha1.ClusterOps, clusterID string) (autoExpansion, error) {
-	var out autoExpansion
+func autoExpandNodes(ctx context.Context, kube client.Reader, cr *v1alpha1.ClusterOps, clusterID string) (steps.AutoExpansion, error) {
+	var out steps.AutoExpansion
 	if cr.Spec.ForProvider.Type != v1alpha1.ClusterExpand {
 		return out, nil
 	}
@@ -105,9 +102,9 @@ func autoExpandNodes(ctx context.Context, kube client.Reader, cr *v1alpha1.Clust
 			continue
 		}
 		if id := meta.GetExternalName(n); id != "" {
-			out.ids = append(out.ids, id)
+			out.IDs = append(out.IDs, id)
 		} else {
-			out.pending = append(out.pending, n.Name)
+			out.Pending = append(out.Pending, n.Name)
 		}
 	}
 	return out, nil

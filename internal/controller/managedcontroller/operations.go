@@ -81,6 +81,7 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		Recorder:      event.NewAPIRecorder(mgr.GetEventRecorderFor(name)),
 		Log:           log,
 		EvidenceGrace: s.EvidenceGrace,
+		HoldLimit:     s.HoldLimit,
 	}
 	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[T]{
 		Kube:    mgr.GetClient(),

@@ -568,15 +568,15 @@ func TestRemoveStep(t *testing.T) {
 
 func TestPlanPolicies(t *testing.T) {
 	type policy struct {
-		Name                   string
-		Subject                string
-		Needs                  ops.Needs
-		RequireEvidence        bool
-		OnAmbiguous            ops.AmbiguityPolicy
-		ServerErrorIsRefusal   bool
-		ServerErrorIsAmbiguous bool
+		Name            string
+		Needs           ops.Needs
+		WithoutEvidence ops.NoEvidencePolicy
+		OnLostAnswer    ops.LostAnswerPolicy
+		OnServerError   ops.ServerErrorPolicy
+		RefusedForNow   bool
 	}
 	needs := ops.Needs{Nodes: true, Events: true}
+	withTasks := ops.Needs{Nodes: true, Events: true, Tasks: true}
 	cases := map[string]struct {
 		reason string
 		cr     *v1alpha1.StorageNodeOps
@@ -584,63 +584,65 @@ func TestPlanPolicies(t *testing.T) {
 		want   policy
 	}{
 		"Suspend": {
-			reason: "A suspend is synchronous, its 500 is a refusal, and a lost answer without evidence is sent again (skip and gate run first).",
+			reason: "A suspend is synchronous, its 500 is a refusal, and a lost answer without evidence is sent again once the original can no longer arrive (a late one is refused with a 500).",
 			cr:     nodeOps(v1alpha1.NodeSuspend),
-			want:   policy{Name: "suspend", Subject: nid, Needs: needs, OnAmbiguous: ops.ResendWithoutEvidence, ServerErrorIsRefusal: true},
+			want:   policy{Name: "suspend", Needs: needs, OnLostAnswer: ops.LostAnswerResends, OnServerError: ops.ServerErrorIsRefusal},
 		},
 		"Resume": {
 			reason: "A resume mirrors a suspend.",
 			cr:     nodeOps(v1alpha1.NodeResume),
-			want:   policy{Name: "resume", Subject: nid, Needs: needs, OnAmbiguous: ops.ResendWithoutEvidence, ServerErrorIsRefusal: true},
+			want:   policy{Name: "resume", Needs: needs, OnLostAnswer: ops.LostAnswerResends, OnServerError: ops.ServerErrorIsRefusal},
 		},
 		"ShutdownGraceful": {
-			reason: "A graceful shutdown needs evidence (silent refusals), its FTT 500 is a refusal, and a repeat is refused with 409.",
+			reason: "A graceful shutdown needs evidence (silent refusals), waits out the backend's passing refusals (migrations, peers restarting, the FTT 500), and a repeat or late original is refused with 409.",
 			cr:     nodeOps(v1alpha1.NodeShutdown),
-			want:   policy{Name: "shutdown", Subject: nid, Needs: needs, RequireEvidence: true, OnAmbiguous: ops.ResendWithoutEvidence, ServerErrorIsRefusal: true},
+			want: policy{Name: "shutdown", Needs: withTasks, WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerResends,
+				OnServerError: ops.ServerErrorIsRefusal, RefusedForNow: true},
 		},
 		"ShutdownForced": {
 			reason: "A forced repeat kills SPDK again: it is not sent without evidence.",
 			cr:     nodeOps(v1alpha1.NodeShutdown, forceShutdown()),
-			want:   policy{Name: "shutdown", Subject: nid, Needs: needs, RequireEvidence: true, OnAmbiguous: ops.FailWithoutEvidence, ServerErrorIsRefusal: true},
+			want:   policy{Name: "shutdown", Needs: needs, WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerFails, OnServerError: ops.ServerErrorIsRefusal},
 		},
 		"RestartShutdown": {
-			reason: "A Restart's first step is the graceful shutdown.",
+			reason: "A Restart's first step is the graceful shutdown; the restart follows, so a late original would take the node down again: a lost answer waits for the user's confirmation.",
 			cr:     nodeOps(v1alpha1.NodeRestart),
-			want:   policy{Name: "shutdown", Subject: nid, Needs: needs, RequireEvidence: true, OnAmbiguous: ops.ResendWithoutEvidence, ServerErrorIsRefusal: true},
+			want: policy{Name: "shutdown", Needs: withTasks, WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerAsks,
+				OnServerError: ops.ServerErrorIsRefusal, RefusedForNow: true},
 		},
 		"RestartRestart": {
 			reason: "A restart needs evidence; without force a repeat is a no-op.",
 			cr:     nodeOps(v1alpha1.NodeRestart),
 			step:   1,
-			want:   policy{Name: "restart", Subject: nid, Needs: needs, RequireEvidence: true, OnAmbiguous: ops.ResendWithoutEvidence},
+			want:   policy{Name: "restart", Needs: needs, WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerResends},
 		},
 		"RestartForced": {
 			reason: "A forced Restart forces its shutdown too, and neither is repeated without evidence.",
 			cr:     nodeOps(v1alpha1.NodeRestart, restart(v1alpha1.NodeRestartParameters{Force: true})),
-			want:   policy{Name: "shutdown", Subject: nid, Needs: needs, RequireEvidence: true, OnAmbiguous: ops.FailWithoutEvidence, ServerErrorIsRefusal: true},
+			want:   policy{Name: "shutdown", Needs: needs, WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerFails, OnServerError: ops.ServerErrorIsRefusal},
 		},
 		"RestartForcedRestart": {
 			reason: "A forced repeat after a completed restart is a second full restart.",
 			cr:     nodeOps(v1alpha1.NodeRestart, restart(v1alpha1.NodeRestartParameters{Force: true})),
 			step:   1,
-			want:   policy{Name: "restart", Subject: nid, Needs: needs, RequireEvidence: true, OnAmbiguous: ops.FailWithoutEvidence},
+			want:   policy{Name: "restart", Needs: needs, WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerFails},
 		},
 		"Start": {
 			reason: "A Start is the restart step alone.",
 			cr:     nodeOps(v1alpha1.NodeStart),
-			want:   policy{Name: "start", Subject: nid, Needs: needs, RequireEvidence: true, OnAmbiguous: ops.ResendWithoutEvidence},
+			want:   policy{Name: "start", Needs: needs, WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerResends},
 		},
 		"Remove": {
 			reason: "A removal's 5xx may follow a queued removal (force_delete), so evidence decides; it is not repeated blindly and may take long to show.",
 			cr:     nodeOps(v1alpha1.NodeRemove),
-			want:   policy{Name: "remove", Subject: nid, Needs: needs, OnAmbiguous: ops.FailWithoutEvidence, ServerErrorIsAmbiguous: true},
+			want:   policy{Name: "remove", Needs: needs, OnLostAnswer: ops.LostAnswerFails, OnServerError: ops.ServerErrorIsAmbiguous},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			s := stepOf(t, tc.cr, tc.step)
-			got := policy{Name: s.Name, Subject: s.Subject, Needs: s.Needs, RequireEvidence: s.RequireEvidence, OnAmbiguous: s.OnAmbiguous,
-				ServerErrorIsRefusal: s.ServerErrorIsRefusal, ServerErrorIsAmbiguous: s.ServerErrorIsAmbiguous}
+			got := policy{Name: s.Name, Needs: s.Needs, WithoutEvidence: s.WithoutEvidence, OnLostAnswer: s.OnLostAnswer,
+				OnServerError: s.OnServerError, RefusedForNow: s.RefusedForNow != nil}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("\n%s\npolicy: -want, +got:\n%s", tc.reason, diff)
 			}

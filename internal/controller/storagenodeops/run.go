@@ -18,9 +18,6 @@ package storagenodeops
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/pkg/errors"
@@ -39,14 +36,13 @@ const (
 )
 
 // specHash identifies what the operation does: its type, parameters,
-// target and policy, but not cancel or how the target was selected.
+// target and policy, but not cancel, confirmResend or how the target was
+// selected.
 func specHash(cr *v1alpha1.StorageNodeOps) string {
 	p := cr.Spec.ForProvider.DeepCopy()
-	p.Cancel = false
+	p.Cancel, p.ConfirmResend = false, ""
 	p.NodeIDRef, p.NodeIDSelector = nil, nil
-	b, _ := json.Marshal(p) //nolint:errchkjson // plain data always marshals.
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:12])
+	return ops.SpecHash(p)
 }
 
 // runFor builds the engine's view of a StorageNodeOps for one reconcile.

@@ -16,6 +16,9 @@
 --                                     example a reference that does not resolve)
 --   unfinished and paused          -> Suspended
 --     (crossplane.io/paused)
+--   Running/AwaitingConfirmation   -> Suspended    "<reason>: <message>": a call's
+--                                                  answer was lost and the operation
+--                                                  waits for confirmResend or cancel
 
 local hs = {}
 
@@ -66,6 +69,12 @@ if failing and synced.reason == "ReconcilePaused" then
   if phase ~= nil and phase ~= "" then
     hs.message = hs.message .. "; the operation stays " .. says(phase, says(at.reason, at.message))
   end
+  return hs
+end
+
+if at.reason == "AwaitingConfirmation" then
+  hs.status = "Suspended"
+  hs.message = says(at.reason, at.message)
   return hs
 end
 

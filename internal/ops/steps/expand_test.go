@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package clusterops
+package steps
 
 import (
 	"testing"
@@ -86,7 +86,7 @@ func TestExpandFollowsTheBackendsOwnExpansion(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			s := expandStep("c", 0, autoExpansion{ids: tc.autoExpand, pending: tc.pending})
+			s := Expand("c", 0, AutoExpansion{IDs: tc.autoExpand, Pending: tc.pending})
 			skip, _ := s.Skip(tc.snap)
 			waiting, refusal := s.Gate(tc.snap)
 			got := want{skip: skip}
