@@ -5,6 +5,7 @@
 #   make test   every test tier CI runs (unit, contract, admission, envtest integration, crash, composition,
 #               the live composite tier test/e2e)
 #   make demo-xr the same demo through the composite API (Crossplane core and the composition functions)
+#   make soak   the sequence soak over 50 seeds
 
 SHELL := /usr/bin/env bash
 GO ?= go
@@ -102,6 +103,17 @@ test: vet
 	KUBEBUILDER_ASSETS="$$assets" CROSSPLANE_TOOLS="$$tools" CRASH_SUMMARY_FILE=$(CURDIR)/_output/crash-matrix.txt \
 	$(GO) test -count=1 -race -timeout 30m ./...
 	@if [ -f _output/crash-matrix.txt ]; then echo; echo "Crash matrix (test/crash):"; cat _output/crash-matrix.txt; fi
+
+## soak: the sequence soak (test/crash TestSequenceSoak) over SOAK_SEEDS seeds (default 50) from SOAK_SEED (default:
+## from the clock): random sequences of cluster and node operations on three clusters, the provider SIGKILLed at random
+## moments; each seed is logged for a replay (make soak SOAK_SEED=<seed> SOAK_SEEDS=1). make test runs one seed.
+.PHONY: soak
+SOAK_SEEDS ?= 50
+soak:
+	@assets=$$(bash hack/envtest-binaries.sh) && \
+	KUBEBUILDER_ASSETS="$$assets" SOAK_SEEDS=$(SOAK_SEEDS) $(if $(SOAK_SEED),SOAK_SEED=$(SOAK_SEED)) \
+	$(GO) test -count=1 -timeout 180m -run TestSequenceSoak -v ./test/crash/ | grep -E '^\s*(---|ok|FAIL|panic)|soak_test.go|harness_test.go'; \
+	exit $${PIPESTATUS[0]}
 
 ## bench: operations at scale (burst, rest, rolling restart) with the provider as a process; prints one table per
 ## scenario and writes the figures as JSON to _output/bench/ (or $BENCH_OUT). Sizes: test/bench/sizes_test.go.

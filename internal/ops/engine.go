@@ -292,29 +292,9 @@ func (e *Engine) queue(ctx context.Context, r Run, t Target) (bool, error) {
 	if err != nil {
 		return false, errors.Wrap(err, errListQueue)
 	}
-	holder := t.GetActiveOperation()
-	waiting := make([]Object, 0, len(all))
-	for _, q := range all {
-		if IsTerminal(q) || q.GetDeletionTimestamp() != nil || (holder != nil && q.GetUID() == holder.UID) {
-			continue
-		}
-		// One that started but no longer holds the lock has just released
-		// it: its terminal status may not have reached the cache yet, and
-		// waiting for that would cost the queue a poll interval.
-		if q.GetUID() != o.GetUID() && q.GetOperationStatus().StartedAt != nil {
-			continue
-		}
-		waiting = append(waiting, q)
-	}
-	QueueOrder(waiting)
+	waiting := QueueOf(all, t.GetActiveOperation(), o)
 	e.metrics().QueueDepth.WithLabelValues(e.Kind, r.Target.String()).Set(float64(len(waiting)))
-	pos := int64(len(waiting) + 1)
-	for i, q := range waiting {
-		if q.GetUID() == o.GetUID() {
-			pos = int64(i + 1)
-			break
-		}
-	}
+	pos := waiting.Position(o)
 	if pos == 1 {
 		acquired, takenOver, err := e.Lock.Acquire(ctx, t, o)
 		if err != nil {
@@ -373,7 +353,7 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 		st.Message = truncate(fmt.Sprintf(errObserveMsg, err), 1000)
 		return false, nil
 	}
-	e.Watcher.Watch(r.Source, r.ClusterID, need, snap, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
+	e.Watcher.Watch(e.Kind, r.Source, r.ClusterID, need, snap, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 	if r.ChooseTargets != nil && len(st.Targets) == 0 {
 		st.Targets = r.ChooseTargets(snap)
 		if len(st.Targets) == 0 {
@@ -657,7 +637,7 @@ func (e *Engine) advance(ctx context.Context, r Run, total int, reason, msg stri
 func setProgress(st *v1alpha1.OperationStatus, s Step, total int) {
 	p := &v1alpha1.OperationProgress{Done: st.Step, Total: int64(total), Current: s.Name}
 	if s.ProgressTotal > 0 {
-		p.Done, p.Total = s.ProgressDone, s.ProgressTotal
+		p.Done, p.Total, p.Unit = s.ProgressDone, s.ProgressTotal, s.ProgressUnit
 	}
 	st.Progress = p
 }
@@ -686,7 +666,7 @@ func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhas
 	st.CompletedAt = &now
 	st.QueuePosition, st.NextAttemptAt = nil, nil
 	setPhase(st, phase, reason, "%s", truncate(msg, 2000))
-	e.Watcher.Unwatch(r.Source, r.ClusterID, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
+	e.Watcher.Unwatch(e.Kind, r.Source, r.ClusterID, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 	if st.StartedAt != nil {
 		rec := recordFor(o)
 		if err := e.Lock.FinishIn(ctx, r.Target, r.historyKey(), o, &rec); err != nil {

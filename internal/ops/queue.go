@@ -158,26 +158,58 @@ func ClusterQueue(ctx context.Context, kube client.Reader, cluster types.Namespa
 	return out, nil
 }
 
-// NextWaiting returns the operation first in line among objs for a target
-// whose lock is held by holder (nil when free), or nil when none waits. A
-// change of the lock wakes only this one: it is the only one that can take
-// the lock; the others update their queue position on their next poll.
-func NextWaiting(objs []Object, holder *v1alpha1.OperationReference) Object {
-	waiting := make([]Object, 0, len(objs))
-	for _, q := range objs {
-		if IsTerminal(q) || q.GetDeletionTimestamp() != nil || (holder != nil && q.GetUID() == holder.UID) {
+// A Queue is the operations waiting for one target's lock, in the order
+// they take it: first come, first served, by creation time, then name
+// (creation times have one-second resolution). The engine reads its
+// position in it and the wake-ups wake its first; the rule is this one.
+type Queue []Object
+
+// QueueOf returns the queue among objs (the operations that compete for a
+// target) of a target whose lock is held by holder (nil when free).
+// Finished, deleted and started operations wait no more (one that started
+// and no longer holds the lock has just released it, and its terminal status
+// may not have reached the cache yet), except self, which asks for its own
+// position (nil when nobody asks).
+func QueueOf(objs []Object, holder *v1alpha1.OperationReference, self Object) Queue {
+	q := make(Queue, 0, len(objs))
+	for _, o := range objs {
+		if IsTerminal(o) || o.GetDeletionTimestamp() != nil || (holder != nil && o.GetUID() == holder.UID) {
 			continue
 		}
-		if q.GetOperationStatus().StartedAt != nil {
-			continue // started: it holds or just released the lock
+		if o.GetOperationStatus().StartedAt != nil && (self == nil || o.GetUID() != self.GetUID()) {
+			continue
 		}
-		waiting = append(waiting, q)
+		q = append(q, o)
 	}
-	if len(waiting) == 0 {
+	QueueOrder(q)
+	return q
+}
+
+// Position returns o's place in the queue, from 1, or one past the end when
+// o is not in it.
+func (q Queue) Position(o Object) int64 {
+	for i, w := range q {
+		if w.GetUID() == o.GetUID() {
+			return int64(i + 1)
+		}
+	}
+	return int64(len(q) + 1)
+}
+
+// Next returns the operation first in line, or nil when none waits. A
+// change of the lock wakes only this one: it is the only one that can take
+// the lock; the others update their queue position on their next poll.
+func (q Queue) Next() Object {
+	if len(q) == 0 {
 		return nil
 	}
-	QueueOrder(waiting)
-	return waiting[0]
+	return q[0]
+}
+
+// NextWaiting returns the operation first in line among objs for a target
+// whose lock is held by holder (nil when free), or nil when none waits.
+func NextWaiting(objs []Object, holder *v1alpha1.OperationReference) Object {
+	return QueueOf(objs, holder, nil).Next()
 }
 
 // SameTarget lists the operations of o's kind that name the same target as

@@ -21,7 +21,6 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
@@ -50,13 +49,24 @@ type Settings struct {
 	WatchInterval time.Duration
 }
 
-// NewWatcher returns the Watcher of an operation controller, or nil when
-// WatchInterval is zero. newObject returns an empty operation of its kind.
-func (s Settings) NewWatcher(o *Observer, newObject func() client.Object, log logging.Logger) *Watcher {
-	if s.WatchInterval <= 0 {
-		return nil
+// A SharedObservation is what both operation kinds share in one provider:
+// one Observer (one cluster list per control plane, one node list, log
+// window and task list per cluster) and one Watcher.
+type SharedObservation struct {
+	Observer *Observer
+	// Watcher is nil when WatchInterval is zero: running operations poll
+	// on their own.
+	Watcher *Watcher
+}
+
+// NewSharedObservation returns the observer and watcher of s.
+func (s Settings) NewSharedObservation(log logging.Logger) *SharedObservation {
+	o := NewObserver(s.ObserveMaxAge)
+	sh := &SharedObservation{Observer: o}
+	if s.WatchInterval > 0 {
+		sh.Watcher = &Watcher{Observer: o, Interval: s.WatchInterval, Linger: 3 * s.Poll.Watched, Log: log}
 	}
-	return &Watcher{Observer: o, Interval: s.WatchInterval, Linger: 3 * s.Poll.Watched, NewObject: newObject, Log: log}
+	return sh
 }
 
 // RateLimiter returns the limiter of an operation controller: its own

@@ -35,7 +35,6 @@ const (
 	ReasonInProgress          = "InProgress"
 	ReasonResolving           = "ResolvingOutcome"
 	ReasonRetryScheduled      = "RetryScheduled"
-	ReasonBackendUnavailable  = "BackendUnavailable"
 	ReasonCompleted           = "Completed"
 	ReasonNothingToDo         = "NothingToDo"
 	ReasonDeadlineExceeded    = "DeadlineExceeded"

@@ -137,9 +137,10 @@ type Step struct {
 	// CheckHint tells the user what to check when the call's outcome
 	// stays unknown.
 	CheckHint string
-	// ProgressDone and ProgressTotal override the step-count progress
-	// (a NodeRollingRestart counts nodes, not steps).
+	// ProgressDone and ProgressTotal override the step-count progress, in
+	// ProgressUnit (a NodeRollingRestart counts nodes, not steps).
 	ProgressDone, ProgressTotal int64
+	ProgressUnit                string
 	// Call sends the step's state-changing call; nil for a step that only
 	// waits.
 	Call func(ctx context.Context, api sb.API) error

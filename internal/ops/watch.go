@@ -25,6 +25,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"k8s.io/apimachinery/pkg/types"
+	utilclock "k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -37,8 +38,9 @@ import (
 // on, and wakes those operations as soon as what the backend shows changes.
 // An operation holding a lock therefore need not poll on its own: a change is
 // seen within one Interval however many operations run, and an operation is
-// reconciled when something happened rather than on a timer. Backend reads
-// stay shared through the Observer: one poll per watched cluster.
+// reconciled when something happened rather than on a timer. One Watcher
+// serves both operation kinds, and its backend reads are shared through the
+// Observer: one poll per watched cluster.
 type Watcher struct {
 	// Observer makes the observations the watcher compares.
 	Observer *Observer
@@ -46,23 +48,36 @@ type Watcher struct {
 	Interval time.Duration
 	// Linger is how long an operation stays watched after it last asked.
 	Linger time.Duration
-	// NewObject returns an empty operation object of the watched kind.
-	NewObject func() client.Object
+	// Clock is the watcher's clock; the real one when nil.
+	Clock utilclock.WithTicker
 	// Log is the watcher's logger.
 	Log logging.Logger
 
 	once     sync.Once
-	events   chan event.GenericEvent
+	started  sync.Once
 	mu       sync.Mutex
 	ctx      context.Context //nolint:containedctx // the manager's context, for the pollers it starts.
+	kinds    map[string]*watchedKind
 	clusters map[string]*clusterWatch
+}
+
+// A watchedKind is an operation kind whose operations the watcher wakes.
+type watchedKind struct {
+	events    chan event.GenericEvent
+	newObject func() client.Object
 }
 
 // A clusterWatch is one watched cluster and the operations waiting on it.
 type clusterWatch struct {
 	src     Source
 	id      string
-	waiters map[types.NamespacedName]*waiter
+	waiters map[waiterKey]*waiter
+}
+
+// A waiterKey names one operation of one kind.
+type waiterKey struct {
+	kind string
+	op   types.NamespacedName
 }
 
 // A waiter is one operation waiting on a cluster.
@@ -74,15 +89,26 @@ type waiter struct {
 
 func (w *Watcher) init() {
 	w.once.Do(func() {
-		w.events = make(chan event.GenericEvent, 1024)
+		w.kinds = map[string]*watchedKind{}
 		w.clusters = map[string]*clusterWatch{}
+		if w.Clock == nil {
+			w.Clock = utilclock.RealClock{}
+		}
 	})
 }
 
-// Events is the channel of wake-ups, for a controller's channel source.
-func (w *Watcher) Events() <-chan event.GenericEvent {
+// events returns the wake-ups of kind, registering it with newObject (an
+// empty operation of the kind) on first use.
+func (w *Watcher) events(kind string, newObject func() client.Object) <-chan event.GenericEvent {
 	w.init()
-	return w.events
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	k, ok := w.kinds[kind]
+	if !ok {
+		k = &watchedKind{events: make(chan event.GenericEvent, 1024), newObject: newObject}
+		w.kinds[kind] = k
+	}
+	return k.events
 }
 
 // Start runs the watcher until ctx is done; it implements the manager's
@@ -97,16 +123,17 @@ func (w *Watcher) Start(ctx context.Context) error {
 	}
 	w.mu.Unlock()
 	for _, cw := range pending {
-		go w.poll(ctx, cw)
+		go w.run(ctx, cw)
 	}
 	<-ctx.Done()
 	return nil
 }
 
-// Watch asks to be woken when the backend's view of cluster id differs from
-// seen, the snapshot the operation just decided on (only what need covers
-// counts). The interest lasts Linger and is renewed by asking again.
-func (w *Watcher) Watch(src Source, id string, need Needs, seen *Snapshot, op types.NamespacedName) {
+// Watch asks to wake operation op of kind when the backend's view of
+// cluster id differs from seen, the snapshot the operation just decided on
+// (only what need covers counts). The interest lasts Linger and is renewed
+// by asking again.
+func (w *Watcher) Watch(kind string, src Source, id string, need Needs, seen *Snapshot, op types.NamespacedName) {
 	if w == nil {
 		return
 	}
@@ -116,18 +143,18 @@ func (w *Watcher) Watch(src Source, id string, need Needs, seen *Snapshot, op ty
 	defer w.mu.Unlock()
 	cw, ok := w.clusters[key]
 	if !ok {
-		cw = &clusterWatch{src: src, id: id, waiters: map[types.NamespacedName]*waiter{}}
+		cw = &clusterWatch{src: src, id: id, waiters: map[waiterKey]*waiter{}}
 		w.clusters[key] = cw
 		if w.ctx != nil {
-			go w.poll(w.ctx, cw)
+			go w.run(w.ctx, cw)
 		}
 	}
 	cw.src = src // the newest client for this control plane
-	cw.waiters[op] = &waiter{until: time.Now().Add(w.Linger), need: need, seen: fingerprint(seen, need)}
+	cw.waiters[waiterKey{kind: kind, op: op}] = &waiter{until: w.Clock.Now().Add(w.Linger), need: need, seen: fingerprint(seen, need)}
 }
 
 // Unwatch ends the interest of an operation, e.g. when it finished.
-func (w *Watcher) Unwatch(src Source, id string, op types.NamespacedName) {
+func (w *Watcher) Unwatch(kind string, src Source, id string, op types.NamespacedName) {
 	if w == nil {
 		return
 	}
@@ -135,66 +162,94 @@ func (w *Watcher) Unwatch(src Source, id string, op types.NamespacedName) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if cw, ok := w.clusters[src.Key+"|"+id]; ok {
-		delete(cw.waiters, op)
+		delete(cw.waiters, waiterKey{kind: kind, op: op})
 	}
 }
 
-// poll observes one cluster every Interval while anyone waits on it, and
-// wakes each waiter whose view changed.
-func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) {
-	t := time.NewTicker(w.Interval)
+// run polls one cluster every Interval while anyone waits on it.
+func (w *Watcher) run(ctx context.Context, cw *clusterWatch) {
+	t := w.Clock.NewTicker(w.Interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-t.C():
 		}
-		w.mu.Lock()
-		now := time.Now()
-		need := Needs{}
-		for op, wt := range cw.waiters {
-			if now.After(wt.until) {
-				delete(cw.waiters, op)
-				continue
-			}
-			need = need.or(wt.need)
-		}
-		if len(cw.waiters) == 0 {
-			delete(w.clusters, cw.src.Key+"|"+cw.id)
-			w.mu.Unlock()
+		if !w.poll(ctx, cw) {
 			return
 		}
-		src := cw.src
-		w.mu.Unlock()
+	}
+}
 
-		snap, err := w.Observer.Snapshot(ctx, src, cw.id, need)
-		if err != nil {
-			// The operations see the error on their own next reconcile; the
-			// watcher keeps trying.
+// pollAll polls every watched cluster once, in the caller's goroutine (for
+// tests, which drive the watcher without Start).
+func (w *Watcher) pollAll(ctx context.Context) {
+	w.init()
+	w.mu.Lock()
+	all := make([]*clusterWatch, 0, len(w.clusters))
+	for _, cw := range w.clusters {
+		all = append(all, cw)
+	}
+	w.mu.Unlock()
+	for _, cw := range all {
+		w.poll(ctx, cw)
+	}
+}
+
+// poll observes one cluster and wakes each waiter whose view changed. It
+// reports false once nobody waits on the cluster any more.
+func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
+	w.mu.Lock()
+	now := w.Clock.Now()
+	need := Needs{}
+	for k, wt := range cw.waiters {
+		if now.After(wt.until) {
+			delete(cw.waiters, k)
 			continue
 		}
-
-		w.mu.Lock()
-		var wake []types.NamespacedName
-		for op, wt := range cw.waiters {
-			if fp := fingerprint(snap, wt.need); fp != wt.seen {
-				wt.seen = fp
-				wake = append(wake, op)
-			}
-		}
+		need = need.or(wt.need)
+	}
+	if len(cw.waiters) == 0 {
+		delete(w.clusters, cw.src.Key+"|"+cw.id)
 		w.mu.Unlock()
-		for _, op := range wake {
-			obj := w.NewObject()
-			obj.SetNamespace(op.Namespace)
-			obj.SetName(op.Name)
-			select {
-			case w.events <- event.GenericEvent{Object: obj}:
-			case <-ctx.Done():
-				return
-			}
+		return false
+	}
+	src := cw.src
+	w.mu.Unlock()
+
+	snap, err := w.Observer.Snapshot(ctx, src, cw.id, need)
+	if err != nil {
+		// The operations see the error on their own next reconcile; the
+		// watcher keeps trying.
+		return true
+	}
+
+	w.mu.Lock()
+	var wake []waiterKey
+	for k, wt := range cw.waiters {
+		if fp := fingerprint(snap, wt.need); fp != wt.seen {
+			wt.seen = fp
+			wake = append(wake, k)
 		}
 	}
+	kinds := w.kinds
+	w.mu.Unlock()
+	for _, k := range wake {
+		kind, ok := kinds[k.kind]
+		if !ok {
+			continue
+		}
+		obj := kind.newObject()
+		obj.SetNamespace(k.op.Namespace)
+		obj.SetName(k.op.Name)
+		select {
+		case kind.events <- event.GenericEvent{Object: obj}:
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
 }
 
 // fingerprint summarises what operations decide on, as far as need covers
@@ -229,14 +284,18 @@ func fingerprint(s *Snapshot, need Needs) string {
 	return fmt.Sprintf("%x", h.Sum64())
 }
 
-// Register runs the watcher with the manager and feeds its wake-ups to the
-// controller being built; a nil watcher changes nothing.
-func (w *Watcher) Register(mgr manager.Manager, b *builder.Builder) (*builder.Builder, error) {
+// Register feeds the watcher's wake-ups of kind (newObject returns an empty
+// operation of it) to the controller being built, and runs the watcher with
+// the manager (once, however many kinds it serves); a nil watcher changes
+// nothing.
+func (w *Watcher) Register(mgr manager.Manager, b *builder.Builder, kind string, newObject func() client.Object) (*builder.Builder, error) {
 	if w == nil {
 		return b, nil
 	}
-	if err := mgr.Add(w); err != nil {
+	var err error
+	w.started.Do(func() { err = mgr.Add(w) })
+	if err != nil {
 		return nil, err
 	}
-	return b.WatchesRawSource(source.Channel(w.Events(), WithPriority(&handler.EnqueueRequestForObject{}, PriorityActive))), nil
+	return b.WatchesRawSource(source.Channel(w.events(kind, newObject), WithPriority(&handler.EnqueueRequestForObject{}, PriorityActive))), nil
 }

@@ -25,7 +25,9 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/types"
+	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
@@ -60,6 +62,27 @@ func (b *backendView) api() *fake.MockClient {
 	}
 }
 
+// newTestWatcher is a watcher on a fake clock at t0, waking ClusterOps.
+func newTestWatcher(linger time.Duration) (*Watcher, *clocktesting.FakeClock, <-chan event.GenericEvent) {
+	clk := clocktesting.NewFakeClock(t0)
+	w := &Watcher{Observer: NewObserver(0), Interval: time.Second, Linger: linger, Clock: clk, Log: logging.NewNopLogger()}
+	return w, clk, w.events(v1alpha1.ClusterOpsKind, func() client.Object { return &v1alpha1.ClusterOps{} })
+}
+
+// drain returns the wake-ups sent so far (the watcher sends them before a
+// poll returns).
+func drain(events <-chan event.GenericEvent) []types.NamespacedName {
+	var got []types.NamespacedName
+	for {
+		select {
+		case ev := <-events:
+			got = append(got, types.NamespacedName{Namespace: ev.Object.GetNamespace(), Name: ev.Object.GetName()})
+		default:
+			return got
+		}
+	}
+}
+
 func TestWatcherWakes(t *testing.T) {
 	op := types.NamespacedName{Namespace: "ns", Name: "op"}
 	cases := map[string]struct {
@@ -67,37 +90,37 @@ func TestWatcherWakes(t *testing.T) {
 		need   Needs
 		// change alters the backend after the operation decided on it.
 		change func(b *backendView)
-		// linger is how long the interest lasts.
-		linger time.Duration
-		wake   bool
+		// after is how long after the operation asked the watcher polls.
+		after time.Duration
+		wake  bool
 	}{
 		"ClusterStatusChanged": {
 			reason: "A cluster status change wakes the operation that saw the old status.",
 			change: func(b *backendView) { b.cluster.Status = sb.ClusterActive },
-			linger: time.Minute,
+			after:  time.Second,
 			wake:   true,
 		},
 		"NodeStatusChangedAndNodesNeeded": {
 			reason: "A node status change wakes an operation that looks at nodes.",
 			need:   Needs{Nodes: true},
 			change: func(b *backendView) { b.nodes[0].Status = sb.NodeOffline },
-			linger: time.Minute,
+			after:  time.Second,
 			wake:   true,
 		},
 		"NodeStatusChangedButNodesNotNeeded": {
 			reason: "A node status change does not wake an operation that only looks at the cluster.",
 			change: func(b *backendView) { b.nodes[0].Status = sb.NodeOffline },
-			linger: time.Minute,
+			after:  time.Second,
 		},
 		"NothingChanged": {
 			reason: "Polls that show what the operation saw wake nobody.",
 			change: func(*backendView) {},
-			linger: time.Minute,
+			after:  time.Second,
 		},
 		"InterestLapsed": {
-			reason: "An operation that stopped asking is not woken any more.",
+			reason: "An operation that stopped asking (its linger, a minute, passed) is not woken any more.",
 			change: func(b *backendView) { b.cluster.Status = sb.ClusterActive },
-			linger: time.Nanosecond,
+			after:  time.Minute + time.Second,
 		},
 	}
 	for name, tc := range cases {
@@ -105,39 +128,50 @@ func TestWatcherWakes(t *testing.T) {
 			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterUnready},
 				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}}
 			src := Source{Key: "k", API: b.api()}
-			w := &Watcher{Observer: NewObserver(0), Interval: 10 * time.Millisecond, Linger: tc.linger,
-				NewObject: func() client.Object { return &v1alpha1.ClusterOps{} }, Log: logging.NewNopLogger()}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			go func() { _ = w.Start(ctx) }()
+			w, clk, events := newTestWatcher(time.Minute)
+			ctx := context.Background()
 
 			seen, err := w.Observer.Fresh(ctx, src, "c1", Needs{Nodes: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			w.Watch(src, "c1", tc.need, seen, op)
+			w.Watch(v1alpha1.ClusterOpsKind, src, "c1", tc.need, seen, op)
 			b.set(tc.change)
+			clk.Step(tc.after)
+			// Two polls see the change: one wake-up per change.
+			w.pollAll(ctx)
+			w.pollAll(ctx)
 
-			var got []types.NamespacedName
-			timeout := time.After(500 * time.Millisecond)
-		collect:
-			for {
-				select {
-				case ev := <-w.Events():
-					got = append(got, types.NamespacedName{Namespace: ev.Object.GetNamespace(), Name: ev.Object.GetName()})
-				case <-timeout:
-					break collect
-				}
-			}
 			var want []types.NamespacedName
 			if tc.wake {
-				// One wake-up per change, however many polls see it.
 				want = []types.NamespacedName{op}
 			}
-			if diff := cmp.Diff(want, got); diff != "" {
+			if diff := cmp.Diff(want, drain(events)); diff != "" {
 				t.Errorf("\n%s\nwake-ups: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+// TestWatcherWakesEachKind: one watcher serves both operation kinds and
+// wakes each operation through its own kind's channel.
+func TestWatcherWakesEachKind(t *testing.T) {
+	b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterUnready}}
+	src := Source{Key: "k", API: b.api()}
+	w, _, clusterOps := newTestWatcher(time.Minute)
+	nodeOps := w.events(v1alpha1.StorageNodeOpsKind, func() client.Object { return &v1alpha1.StorageNodeOps{} })
+	ctx := context.Background()
+	seen := &Snapshot{Cluster: b.cluster}
+	a, n := types.NamespacedName{Namespace: "ns", Name: "a"}, types.NamespacedName{Namespace: "ns", Name: "n"}
+	w.Watch(v1alpha1.ClusterOpsKind, src, "c1", Needs{}, seen, a)
+	w.Watch(v1alpha1.StorageNodeOpsKind, src, "c1", Needs{}, seen, n)
+	b.set(func(b *backendView) { b.cluster.Status = sb.ClusterActive })
+	w.pollAll(ctx)
+	if diff := cmp.Diff([]types.NamespacedName{a}, drain(clusterOps)); diff != "" {
+		t.Errorf("ClusterOps wake-ups: -want, +got:\n%s", diff)
+	}
+	if diff := cmp.Diff([]types.NamespacedName{n}, drain(nodeOps)); diff != "" {
+		t.Errorf("StorageNodeOps wake-ups: -want, +got:\n%s", diff)
 	}
 }
 
@@ -155,28 +189,16 @@ func TestWatcherStopsPolling(t *testing.T) {
 		return list(ctx)
 	}
 	src := Source{Key: "k", API: api}
-	w := &Watcher{Observer: NewObserver(0), Interval: 5 * time.Millisecond, Linger: time.Minute,
-		NewObject: func() client.Object { return &v1alpha1.ClusterOps{} }}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() { _ = w.Start(ctx) }()
+	w, _, _ := newTestWatcher(time.Minute)
+	ctx := context.Background()
 
 	op := types.NamespacedName{Namespace: "ns", Name: "op"}
-	w.Watch(src, "c1", Needs{}, &Snapshot{Cluster: b.cluster}, op)
-	time.Sleep(50 * time.Millisecond)
-	w.Unwatch(src, "c1", op)
-	time.Sleep(20 * time.Millisecond) // the poll in flight, if any, ends
-	mu.Lock()
-	before := calls
-	mu.Unlock()
-	time.Sleep(50 * time.Millisecond)
-	mu.Lock()
-	after := calls
-	mu.Unlock()
-	if before == 0 {
-		t.Errorf("a watched cluster was never polled")
-	}
-	if after != before {
-		t.Errorf("a cluster nobody waits on was polled %d more times", after-before)
+	w.Watch(v1alpha1.ClusterOpsKind, src, "c1", Needs{}, &Snapshot{Cluster: b.cluster}, op)
+	w.pollAll(ctx)
+	w.Unwatch(v1alpha1.ClusterOpsKind, src, "c1", op)
+	w.pollAll(ctx)
+	w.pollAll(ctx)
+	if calls != 1 {
+		t.Errorf("the backend was read %d times, want once: while the operation waited, and not after", calls)
 	}
 }

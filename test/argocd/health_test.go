@@ -125,7 +125,7 @@ func TestHealth(t *testing.T) {
 			reason: "A running NodeRollingRestart is Progressing and counts nodes, not steps.",
 			args:   args{fixture: "clusterops-running-node-rolling-restart.yaml"},
 			want: health{Status: "Progressing",
-				Message: "Triggering (1 of 3 nodes done): sending POST /clusters/b74fcd77-88ab-48e1-a955-30a4c2063d53/storage-nodes/168742a2-5da8-4254-94fe-714945063ef5/shutdown"},
+				Message: "Triggered (1 of 3 nodes done): node 2/3 1b1e7007-79c2-40c8-846c-eadcea8d58a0: shutdown: POST /clusters/a1f7449a-11a0-4bf0-b7b4-f331d1e9c569/storage-nodes/1b1e7007-79c2-40c8-846c-eadcea8d58a0/shutdown accepted"},
 		},
 		"ClusterOpsSucceeded": {
 			reason: "A succeeded operation is Healthy with its reason and message.",
@@ -135,7 +135,7 @@ func TestHealth(t *testing.T) {
 		"ClusterOpsSucceededNodeRollingRestart": {
 			reason: "A finished NodeRollingRestart is Healthy; progress is no longer shown.",
 			args:   args{fixture: "clusterops-succeeded-node-rolling-restart.yaml"},
-			want:   health{Status: "Healthy", Message: "Completed: node 3/3 c3e9f486-0668-482f-97fd-22f8f005b87c: wait for rebalancing done"},
+			want:   health{Status: "Healthy", Message: "Completed: node 3/3 3c872741-b223-4ea8-a760-b1b945ba406f: wait for rebalancing done"},
 		},
 		"ClusterOpsAlreadyCompleted": {
 			reason: "An operation re-created after its TTL deleted it (as Argo CD does) is not run again and takes the first run's outcome.",

@@ -20,8 +20,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -31,23 +31,23 @@ import (
 
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
+	"github.com/simplyblock/provider-simplyblock/internal/simulator"
 )
 
 // opsArgs make the provider's operations quick against a simulator running
 // 200 times faster than real time.
-var opsArgs = []string{"--ops-evidence-grace=5s", "--ops-hold-limit=5s", "--ops-poll-fast=100ms", "--ops-poll=250ms", "--ops-poll-waiting=1s", "--max-reconcile-rate=100"}
+var opsArgs = []string{"--ops-evidence-grace=5s", "--ops-hold-limit=10s", "--ops-poll-fast=100ms", "--ops-poll=250ms", "--ops-poll-waiting=1s", "--max-reconcile-rate=100"}
 
-// A crashType is one ClusterOps type of the matrix: its example, the
-// cluster it starts from, and the steps that send a backend call.
+// A crashType is one operation type of the matrix: its example and the
+// cluster it starts from. Its steps and their policies come from its plan
+// (plans_test.go).
 type crashType struct {
-	kind       string // ClusterOps (default) or StorageNodeOps
-	name       string
-	file       string
-	nodes      int
-	status     sb.ClusterStatus
-	shutDown   bool    // shut the cluster down (directly in the backend) first
-	callSteps  []int64 // step indexes with a backend call
-	resendable bool    // the type's policy may re-send a call without evidence
+	kind     string // ClusterOps (default) or StorageNodeOps
+	name     string
+	file     string
+	nodes    int
+	status   sb.ClusterStatus
+	shutDown bool // shut the cluster down (directly in the backend) first
 	// prepare brings the backend into the operation's start state, directly
 	// (not through the provider).
 	prepare func(t *testing.T, c *crashCase)
@@ -63,18 +63,26 @@ func (ct crashType) kindName() string {
 func (ct crashType) dir() string { return strings.ToLower(ct.kindName()) }
 
 var crashTypes = []crashType{
-	{name: "Activate", file: "activate.yaml", nodes: 3, status: sb.ClusterUnready, callSteps: []int64{0}},
-	{name: "Expand", file: "expand.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}},
-	{name: "Shutdown", file: "shutdown.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}},
-	{name: "Start", file: "start.yaml", nodes: 3, status: sb.ClusterActive, shutDown: true, callSteps: []int64{0}},
-	{name: "Restart", file: "restart.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0, 1}},
+	{name: "Activate", file: "activate.yaml", nodes: 3, status: sb.ClusterUnready},
+	{name: "Expand", file: "expand.yaml", nodes: 3, status: sb.ClusterActive},
+	{name: "Shutdown", file: "shutdown.yaml", nodes: 3, status: sb.ClusterActive},
+	{name: "Start", file: "start.yaml", nodes: 3, status: sb.ClusterActive, shutDown: true},
+	{name: "Restart", file: "restart.yaml", nodes: 3, status: sb.ClusterActive},
 	// Two nodes: steps are node 1 shutdown, restart, settle, node 2 shutdown, restart, settle.
-	{name: "NodeRollingRestart", file: "node-rolling-restart.yaml", nodes: 2, status: sb.ClusterActive, callSteps: []int64{0, 1, 3, 4}, resendable: true},
-	{name: "Upgrade", file: "upgrade.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}},
-	{name: "Rebalance", file: "rebalance.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}, resendable: true},
+	{name: "NodeRollingRestart", file: "node-rolling-restart.yaml", nodes: 2, status: sb.ClusterActive},
+	{name: "Upgrade", file: "upgrade.yaml", nodes: 3, status: sb.ClusterActive},
+	{name: "Rebalance", file: "rebalance.yaml", nodes: 3, status: sb.ClusterActive},
 }
 
 var crashMoments = []string{ops.CrashBeforeIntent, ops.CrashAfterIntent, ops.CrashAfterCall, ops.CrashAfterOutcome}
+
+// heldPastTimeout is the matrix's case without a crash: the backend holds a
+// re-sendable step's call past the client's timeout (5 s) and applies it
+// late (7 s), within the provider's hold limit (10 s). The late original
+// must be the evidence, never followed or preceded by a re-send.
+const heldPastTimeout = "HeldPastTimeout"
+
+const heldFor = 7 * time.Second
 
 // A crashCase is one operation of the matrix, crashed at one point.
 type crashCase struct {
@@ -108,9 +116,12 @@ func runCrashMatrix(t *testing.T, types []crashType) {
 	table := newSummaryTable(t)
 	var cases []*crashCase
 	for _, typ := range types {
-		for _, step := range typ.callSteps {
+		for _, step := range typ.callSteps(t) {
 			for _, m := range crashMoments {
 				cases = append(cases, &crashCase{typ: typ, moment: m, step: step})
+			}
+			if typ.mayResend(t, step) {
+				cases = append(cases, &crashCase{typ: typ, moment: heldPastTimeout, step: step})
 			}
 		}
 	}
@@ -119,7 +130,9 @@ func runCrashMatrix(t *testing.T, types []crashType) {
 	for i, c := range cases {
 		c.ns = newNamespace(t)
 		c.name = fmt.Sprintf("%02d-%s", i, strings.ToLower(c.typ.name))
-		points = append(points, c.point())
+		if c.moment != heldPastTimeout {
+			points = append(points, c.point())
+		}
 	}
 	sup := runWithCrashes(t, points, opsArgs...)
 	for _, c := range cases {
@@ -141,6 +154,10 @@ func runCrashCase(t *testing.T, table *summaryTable, sup *supervisor, c *crashCa
 	}
 	if c.typ.prepare != nil {
 		c.typ.prepare(t, c)
+	}
+	var held, heldPath string
+	if c.moment == heldPastTimeout {
+		held, heldPath = holdCall(t, c)
 	}
 	c.since = time.Now()
 	fromExample(t, c.ns, c.typ.dir()+"/"+c.typ.file, func(u *unstructured.Unstructured) {
@@ -172,7 +189,7 @@ func runCrashCase(t *testing.T, table *summaryTable, sup *supervisor, c *crashCa
 	for path, n := range calls {
 		total += n
 		seen = append(seen, fmt.Sprintf("%s x%d", path, n))
-		if n > 1 && !c.typ.resendable {
+		if n > 1 && !c.typ.mayResend(t, c.step) {
 			t.Errorf("%s %s: POST %s reached the backend %d times; a repeat of it is not harmless", c.typ.name, c.label(), path, n)
 		}
 	}
@@ -184,7 +201,14 @@ func runCrashCase(t *testing.T, table *summaryTable, sup *supervisor, c *crashCa
 		t.Errorf("%s %s: ended %s without a reason", c.typ.name, c.label(), phase)
 	}
 	fired := slices.Contains(sup.Fired(), c.point())
-	switch want := expectedPhase(c); {
+	if held != "" {
+		// A fault of count 1 leaves the list once it fired.
+		fired = !faultArmed(held)
+		if n := callsSince(c.since, methodOf(c.typ.plan(t)[c.step].Path), heldPath); n != 1 {
+			t.Errorf("%s %s: the held call %s reached the backend %d times, want once: the late original is the evidence", c.typ.name, c.label(), heldPath, n)
+		}
+	}
+	switch want := expectedPhase(t, c); {
 	case !fired:
 		t.Errorf("%s %s: the crash point did not fire", c.typ.name, c.label())
 	case phase != want:
@@ -199,11 +223,42 @@ func runCrashCase(t *testing.T, table *summaryTable, sup *supervisor, c *crashCa
 // so a type that must not re-send fails with OutcomeUnknown; every other
 // point resolves by evidence (or never left anything ambiguous) and
 // succeeds.
-func expectedPhase(c *crashCase) string {
-	if c.moment == ops.CrashAfterIntent && !c.typ.resendable {
+func expectedPhase(t *testing.T, c *crashCase) string {
+	if c.moment == ops.CrashAfterIntent && !c.typ.mayResend(t, c.step) {
 		return "Failed"
 	}
 	return "Succeeded"
+}
+
+// holdCall makes the simulator hold the call of c's step past the client's
+// timeout and apply it late; it returns the fault's id and the call's path.
+func holdCall(t *testing.T, c *crashCase) (id, path string) {
+	t.Helper()
+	step := c.typ.plan(t)[c.step]
+	_, path, _ = strings.Cut(step.Path, " ")
+	path, _, _ = strings.Cut(path, "?")
+	path = strings.Replace(path, "/clusters/cluster/", "/clusters/"+c.clusterID+"/", 1)
+	for i, n := range suite.sim.Nodes(c.clusterID) {
+		path = strings.Replace(path, fmt.Sprintf("/storage-nodes/node-%d/", i+1), "/storage-nodes/"+n.ID+"/", 1)
+	}
+	id = suite.sim.Faults().MustAdd(simulator.Fault{Kind: simulator.FaultDelay, Method: methodOf(step.Path), Path: path, Count: 1,
+		Delay: simulator.Duration(heldFor), Before: true}).ID
+	return id, path
+}
+
+func methodOf(call string) string {
+	m, _, _ := strings.Cut(call, " ")
+	return m
+}
+
+// faultArmed reports whether the simulator's fault id is still armed.
+func faultArmed(id string) bool {
+	for _, f := range suite.sim.Faults().List() {
+		if f.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // confirmResend plays the user's part for an operation awaiting a decision

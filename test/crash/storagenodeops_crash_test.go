@@ -31,14 +31,14 @@ import (
 // nodeCrashTypes are the StorageNodeOps types of the crash matrix; each
 // works on node 1 of an active three-node cluster.
 var nodeCrashTypes = []crashType{
-	{kind: "StorageNodeOps", name: "Suspend", file: "suspend.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}, resendable: true},
-	{kind: "StorageNodeOps", name: "Resume", file: "resume.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}, resendable: true,
+	{kind: "StorageNodeOps", name: "Suspend", file: "suspend.yaml", nodes: 3, status: sb.ClusterActive},
+	{kind: "StorageNodeOps", name: "Resume", file: "resume.yaml", nodes: 3, status: sb.ClusterActive,
 		prepare: func(t *testing.T, c *crashCase) { nodeAction(t, c, "suspend", sb.NodeSuspended) }},
-	{kind: "StorageNodeOps", name: "Shutdown", file: "shutdown.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}, resendable: true},
-	{kind: "StorageNodeOps", name: "Start", file: "start.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}, resendable: true,
+	{kind: "StorageNodeOps", name: "Shutdown", file: "shutdown.yaml", nodes: 3, status: sb.ClusterActive},
+	{kind: "StorageNodeOps", name: "Start", file: "start.yaml", nodes: 3, status: sb.ClusterActive,
 		prepare: func(t *testing.T, c *crashCase) { nodeAction(t, c, "shutdown?force=true", sb.NodeOffline) }},
-	{kind: "StorageNodeOps", name: "Restart", file: "restart.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0, 1}, resendable: true},
-	{kind: "StorageNodeOps", name: "Remove", file: "remove.yaml", nodes: 3, status: sb.ClusterActive, callSteps: []int64{0}},
+	{kind: "StorageNodeOps", name: "Restart", file: "restart.yaml", nodes: 3, status: sb.ClusterActive},
+	{kind: "StorageNodeOps", name: "Remove", file: "remove.yaml", nodes: 3, status: sb.ClusterActive},
 }
 
 // TestStorageNodeOpsCrashMatrix is the crash matrix for node operations.

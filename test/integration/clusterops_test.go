@@ -26,6 +26,7 @@ import (
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/controller/clusterops"
 	"github.com/simplyblock/provider-simplyblock/internal/simulator"
 )
 
@@ -173,6 +174,11 @@ func TestClusterOpsTypes(t *testing.T) {
 			seed:   simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive},
 			want:   want{clusterStatus: simplyblock.ClusterActive, nodeStatus: simplyblock.NodeOnline, calls: map[string]int{"/rebalance": 1}},
 		},
+	}
+	for _, typ := range clusterops.Types() {
+		if _, ok := cases[string(typ)]; !ok {
+			t.Errorf("type %s of the ClusterOps table has no case here", typ)
+		}
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/controller/storagenodeops"
 	"github.com/simplyblock/provider-simplyblock/internal/simulator"
 )
 
@@ -113,6 +114,13 @@ func TestStorageNodeOpsTypes(t *testing.T) {
 			want: simplyblock.NodeOnline, calls: map[string]int{"POST /start": 1}},
 		"Restart": {reason: "A restart is a graceful shutdown, then a restart.", file: "restart.yaml",
 			want: simplyblock.NodeOnline, calls: map[string]int{"POST /shutdown": 1, "POST /restart": 1}},
+		"Remove": {reason: "A removal is one DELETE; the backend's node_removal task takes the node to removed.", file: "remove.yaml",
+			want: simplyblock.NodeRemoved, calls: map[string]int{"DELETE /": 1}},
+	}
+	for _, typ := range storagenodeops.Types() {
+		if _, ok := cases[string(typ)]; !ok {
+			t.Errorf("type %s of the StorageNodeOps table has no case here", typ)
+		}
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -112,6 +112,12 @@ type OperationProgress struct {
 	// or a step such as "start".
 	// +optional
 	Current string `json:"current,omitempty"`
+
+	// Unit is what done and total count: empty for steps, "nodes" for an
+	// operation that works node by node (NodeRollingRestart).
+	// +optional
+	// +kubebuilder:validation:MaxLength=16
+	Unit string `json:"unit,omitempty"`
 }
 
 // A GuardOutcome is what the operation knows about a backend call it

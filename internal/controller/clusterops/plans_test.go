@@ -19,6 +19,7 @@ package clusterops
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -1132,5 +1133,33 @@ func TestClusterKeys(t *testing.T) {
 				t.Errorf("\n%s\nClusterOpsKeys(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+// TestTypesAreDescribed: every type of the table has its row in the
+// README's "What each type does", whose lost-answer column matches the
+// type's policies, and is an enum value of the CRD (and the reverse).
+func TestTypesAreDescribed(t *testing.T) {
+	rows := opstest.READMETypeRows(t, "### What each type does")
+	var described []string
+	for typ := range rows {
+		described = append(described, typ)
+	}
+	slices.Sort(described)
+	types := make([]string, 0, len(Types()))
+	for _, typ := range Types() {
+		types = append(types, string(typ))
+		row, ok := rows[string(typ)]
+		if !ok {
+			continue
+		}
+		opstest.CheckREADMERow(t, string(typ), row, Plan(v1alpha1.ClusterOpsParameters{Type: typ}, cid, []string{"n1", "n2"}))
+	}
+	if !slices.Equal(described, types) {
+		t.Errorf("README rows = %v, want the types of the table %v", described, types)
+	}
+	enum := opstest.CRDTypeEnum(t, "simplyblock.m.crossplane.io_clusterops.yaml")
+	if !slices.Equal(enum, types) {
+		t.Errorf("the CRD's type enum = %v, want the types of the table %v", enum, types)
 	}
 }

@@ -89,7 +89,7 @@ func target(ctx context.Context, kube client.Reader, cr *v1alpha1.ClusterOps) (t
 // that join cluster clusterID with expand: true.
 func autoExpandNodes(ctx context.Context, kube client.Reader, cr *v1alpha1.ClusterOps, clusterID string) (steps.AutoExpansion, error) {
 	var out steps.AutoExpansion
-	if cr.Spec.ForProvider.Type != v1alpha1.ClusterExpand {
+	if !opTypes[cr.Spec.ForProvider.Type].autoExpand {
 		return out, nil
 	}
 	l := &v1alpha1.StorageNodeList{}

@@ -33,15 +33,15 @@ import (
 )
 
 // SetupGated registers Setup to run once the ClusterOps CRD is established.
-func SetupGated(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
+func SetupGated(mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.SharedObservation) error {
 	return managedcontroller.Gated(mgr, o, v1alpha1.ClusterOpsGroupVersionKind, func(mgr ctrl.Manager, o controller.Options) error {
-		return Setup(mgr, o, s)
+		return Setup(mgr, o, s, sh)
 	})
 }
 
 // Setup adds a controller that runs ClusterOps operations.
-func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
-	return managedcontroller.SetupOperations(mgr, o, s, managedcontroller.OperationKind[*v1alpha1.ClusterOps]{
+func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.SharedObservation) error {
+	return managedcontroller.SetupOperations(mgr, o, s, sh, managedcontroller.OperationKind[*v1alpha1.ClusterOps]{
 		GroupKind:        v1alpha1.ClusterOpsGroupKind,
 		GroupVersionKind: v1alpha1.ClusterOpsGroupVersionKind,
 		List:             &v1alpha1.ClusterOpsList{},

@@ -57,9 +57,10 @@ type OperationKind[T ops.Managed] struct {
 }
 
 // SetupOperations adds the controller of an operation kind: the engine with
-// its shared observer and watcher, the managed reconciler, the wake-ups by
-// the watcher and by StorageCluster lock changes, and its own rate limit.
-func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s ops.Settings, k OperationKind[T]) error {
+// the observer and watcher both kinds share, the managed reconciler, the
+// wake-ups by the watcher and by StorageCluster lock changes, and its own
+// rate limit.
+func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.SharedObservation, k OperationKind[T]) error {
 	name := managed.ControllerName(k.GroupKind)
 	if err := ops.RegisterIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
 		return err
@@ -69,14 +70,13 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		return err
 	}
 	log := o.Logger.WithValues("controller", name)
-	observer := ops.NewObserver(s.ObserveMaxAge)
-	watcher := s.NewWatcher(observer, func() client.Object { return k.New() }, log)
+	watcher := sh.Watcher
 	k.Lock.Kube, k.Lock.Reader = mgr.GetClient(), mgr.GetAPIReader()
 	engine := &ops.Engine{
 		Kind:          k.GroupVersionKind.Kind,
 		Kube:          mgr.GetClient(),
 		Lock:          k.Lock,
-		Observer:      observer,
+		Observer:      sh.Observer,
 		Watcher:       watcher,
 		Recorder:      event.NewAPIRecorder(mgr.GetEventRecorderFor(name)),
 		Log:           log,
@@ -92,6 +92,7 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 	}, s)...)
 
 	r := NewReconciler(mgr, resource.ManagedKind(k.GroupVersionKind), opts...)
+	newObject := func() client.Object { return k.New() }
 	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
@@ -100,7 +101,7 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		// A change of a StorageCluster's lock wakes the operation next in
 		// its queue.
 		Watches(&v1alpha1.StorageCluster{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(k.WaitingOn(mgr.GetClient())), ops.PriorityActive),
-			builder.WithPredicates(ops.LockChanged())))
+			builder.WithPredicates(ops.LockChanged())), k.GroupVersionKind.Kind, newObject)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ package storagenodeops
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -793,5 +794,31 @@ func TestPlanStepCounts(t *testing.T) {
 				t.Errorf("\n%s\nlen(planFor(...)) = %d, want %d", tc.reason, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestTypesAreDescribed: every type of the table has its row in the
+// README's node operations table, whose lost-answer column matches the
+// type's policies, and is an enum value of the CRD (and the reverse).
+func TestTypesAreDescribed(t *testing.T) {
+	rows := opstest.READMETypeRows(t, "## Node operations: `StorageNodeOps` (`sbnops`)")
+	var described []string
+	for typ := range rows {
+		described = append(described, typ)
+	}
+	slices.Sort(described)
+	types := make([]string, 0, len(Types()))
+	for _, typ := range Types() {
+		types = append(types, string(typ))
+		if row, ok := rows[string(typ)]; ok {
+			opstest.CheckREADMERow(t, string(typ), row, Plan(v1alpha1.StorageNodeOpsParameters{Type: typ}, cid, nid))
+		}
+	}
+	if !slices.Equal(described, types) {
+		t.Errorf("README rows = %v, want the types of the table %v", described, types)
+	}
+	enum := opstest.CRDTypeEnum(t, "simplyblock.m.crossplane.io_storagenodeops.yaml")
+	if !slices.Equal(enum, types) {
+		t.Errorf("the CRD's type enum = %v, want the types of the table %v", enum, types)
 	}
 }

@@ -34,15 +34,15 @@ import (
 
 // SetupGated registers Setup to run once the StorageNodeOps CRD is
 // established.
-func SetupGated(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
+func SetupGated(mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.SharedObservation) error {
 	return managedcontroller.Gated(mgr, o, v1alpha1.StorageNodeOpsGroupVersionKind, func(mgr ctrl.Manager, o controller.Options) error {
-		return Setup(mgr, o, s)
+		return Setup(mgr, o, s, sh)
 	})
 }
 
 // Setup adds a controller that runs StorageNodeOps operations.
-func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings) error {
-	return managedcontroller.SetupOperations(mgr, o, s, managedcontroller.OperationKind[*v1alpha1.StorageNodeOps]{
+func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.SharedObservation) error {
+	return managedcontroller.SetupOperations(mgr, o, s, sh, managedcontroller.OperationKind[*v1alpha1.StorageNodeOps]{
 		GroupKind:        v1alpha1.StorageNodeOpsGroupKind,
 		GroupVersionKind: v1alpha1.StorageNodeOpsGroupVersionKind,
 		List:             &v1alpha1.StorageNodeOpsList{},

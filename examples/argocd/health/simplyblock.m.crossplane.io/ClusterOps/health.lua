@@ -9,8 +9,8 @@
 --     for its precondition)                        operation's message names its
 --                                                  queue position
 --   Running                        -> Progressing  "<reason> (step k of n): <message>",
---                                                  "(d of n nodes done)" for a
---                                                  NodeRollingRestart
+--                                                  "(d of n nodes done)" when
+--                                                  progress counts nodes (unit)
 --   not picked up yet              -> Progressing; Degraded with the Synced message
 --                                     when the provider cannot reconcile it (for
 --                                     example a reference that does not resolve)
@@ -102,9 +102,8 @@ if phase == "Running" and p ~= nil and p.total ~= nil and p.total > 0 then
   if done == nil then
     done = 0
   end
-  local rolling = obj.spec ~= nil and obj.spec.forProvider ~= nil and obj.spec.forProvider.type == "NodeRollingRestart"
-  if rolling then
-    reason = reason .. " (" .. tostring(done) .. " of " .. tostring(p.total) .. " nodes done)"
+  if p.unit ~= nil and p.unit ~= "" then
+    reason = reason .. " (" .. tostring(done) .. " of " .. tostring(p.total) .. " " .. p.unit .. " done)"
   elseif done < p.total then
     reason = reason .. " (step " .. tostring(done + 1) .. " of " .. tostring(p.total) .. ")"
   end

@@ -1,0 +1,32 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package clusterops
+
+import (
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
+	"github.com/simplyblock/provider-simplyblock/internal/ops/steps"
+)
+
+// expandType: one POST /expand once expand.expectedNodes are online, or none
+// when the backend expands for nodes added with expand: true.
+var expandType = opType{autoExpand: true, plan: func(in planInput) []ops.Step {
+	var expected int64
+	if e := in.params.Expand; e != nil && e.ExpectedNodes != nil {
+		expected = *e.ExpectedNodes
+	}
+	return one(steps.Expand(in.clusterID, expected, in.autoExpand))
+}}
