@@ -19,9 +19,7 @@ package integration
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -46,61 +44,34 @@ func onCluster(h *harness, name string) func(u *unstructured.Unstructured) {
 	}
 }
 
-// watchQueue records every (phase, reason, queuePosition) each named
-// operation shows, until stop is called.
-func (h *harness) watchQueue(names ...string) (seen func(name string) []string, stop func()) {
-	var mu sync.Mutex
-	log := map[string][]string{}
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-			for _, n := range names {
-				op, err := h.getOp(n)
-				if err != nil {
-					continue
-				}
-				st := op.Status.AtProvider
-				e := fmt.Sprintf("%s/%s", st.Phase, st.Reason)
-				if st.QueuePosition != nil {
-					e += fmt.Sprintf("#%d", *st.QueuePosition)
-				}
-				mu.Lock()
-				if l := log[n]; len(l) == 0 || l[len(l)-1] != e {
-					log[n] = append(l, e)
-				}
-				mu.Unlock()
-			}
-		}
-	}()
-	var once sync.Once
-	return func(name string) []string {
-			mu.Lock()
-			defer mu.Unlock()
-			return append([]string(nil), log[name]...)
-		}, func() {
-			once.Do(func() { close(done) })
-		}
-}
-
 func TestClusterOpsQueue(t *testing.T) {
 	t.Run("RunsOneAfterAnotherInCreationOrder", func(t *testing.T) {
 		t.Parallel()
 		h := newHarness(t, harnessOptions{})
 		h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
-		seen, stop := h.watchQueue("a-shutdown", "b-start", "c-rebalance")
-		defer stop()
-		h.operation("shutdown.yaml", "a-shutdown", nil)
-		h.operation("start.yaml", "b-start", nil)
-		h.operation("rebalance.yaml", "c-rebalance", nil)
-		for _, n := range []string{"a-shutdown", "b-start", "c-rebalance"} {
+		// a-hold holds the lock while it waits for nodes that never come, so
+		// the queue behind it stands still and its positions can be read.
+		h.operation("expand.yaml", "a-hold", func(u *unstructured.Unstructured) { waiting(h, u) })
+		h.operation("shutdown.yaml", "b-shutdown", nil)
+		h.operation("start.yaml", "c-start", nil)
+		h.operation("rebalance.yaml", "d-rebalance", nil)
+		for i, n := range []string{"b-shutdown", "c-start", "d-rebalance"} {
+			h.eventually(fmt.Sprintf("%s at queue position %d", n, i+1), func() (bool, string) {
+				op, err := h.getOp(n)
+				if err != nil {
+					return false, err.Error()
+				}
+				st := op.Status.AtProvider
+				desc := fmt.Sprintf("%s/%s %v: %s", st.Phase, st.Reason, st.QueuePosition, st.Message)
+				return st.Reason == "Queued" && st.QueuePosition != nil && *st.QueuePosition == int64(i+1), desc
+			})
+		}
+		hold := h.clusterOpsObj("a-hold")
+		h.edit(hold, func() { hold.Spec.ForProvider.Cancel = true })
+		h.waitOp("a-hold", v1alpha1.OperationFailed)
+		for _, n := range []string{"b-shutdown", "c-start", "d-rebalance"} {
 			h.waitOp(n, v1alpha1.OperationSucceeded)
 		}
-		stop()
 
 		// The backend saw the three calls in creation order.
 		var order []string
@@ -120,20 +91,13 @@ func TestClusterOpsQueue(t *testing.T) {
 		for _, r := range hist {
 			names = append(names, r.Name)
 		}
-		if got := strings.Join(names, " "); got != "a-shutdown b-start c-rebalance" {
-			t.Errorf("history %q, want a-shutdown b-start c-rebalance", got)
+		if got := strings.Join(names, " "); got != "a-hold b-shutdown c-start d-rebalance" {
+			t.Errorf("history %q, want a-hold b-shutdown c-start d-rebalance", got)
 		}
 		for i := 1; i < len(hist); i++ {
 			if hist[i].StartedAt.Before(hist[i-1].CompletedAt) {
 				t.Errorf("%s started at %s, before %s completed at %s", hist[i].Name, hist[i].StartedAt, hist[i-1].Name, hist[i-1].CompletedAt)
 			}
-		}
-		// While waiting, the queue positions were visible.
-		if s := seen("c-rebalance"); !contains(s, "Pending/Queued#2") {
-			t.Errorf("c-rebalance never showed queue position 2: %v", s)
-		}
-		if s := seen("b-start"); !contains(s, "Pending/Queued#1") {
-			t.Errorf("b-start never showed queue position 1: %v", s)
 		}
 	})
 
