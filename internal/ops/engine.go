@@ -505,6 +505,15 @@ func (e *Engine) watch(ctx context.Context, r Run, step Step, snap *Snapshot, to
 		if step.WithoutEvidence == NoEvidenceMeansDone {
 			return e.advance(ctx, r, total, ReasonCompleted, step.DoneWithoutEvidence)
 		}
+		if limit, since := gateLimit(st, step, pol); step.WithoutEvidence == NoEvidenceSendsAgain && (limit == 0 || since == nil || now.Sub(since.Time) <= limit) {
+			next := metav1.NewTime(now.Add(min(backoff(pol, st.StepAttempts), refusedForNowBackoff)))
+			st.Guard, st.Triggered, st.NextAttemptAt = nil, false, &next
+			setPhase(st, v1alpha1.OperationRunning, ReasonWaitingForPrecond,
+				"%s: waiting: the backend accepted %s but did not act on it within %s (it refuses silently for now, e.g. while an lvol migration runs); sending it again at %s",
+				step.Name, step.Path, e.EvidenceGrace, next.UTC().Format("15:04:05"))
+			e.record(o, event.Normal(ReasonRefusedForNow, st.Message))
+			return nil
+		}
 		return e.finish(ctx, r, v1alpha1.OperationFailed, ReasonNoEffect, fmt.Sprintf(
 			"%s: the backend accepted %s but showed no sign of acting on it within %s (it refuses some requests silently after accepting them); check %s",
 			step.Name, step.Path, e.EvidenceGrace, orDefault(step.CheckHint, "the cluster's logs")))

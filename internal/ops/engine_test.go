@@ -547,6 +547,28 @@ func TestEngineObserve(t *testing.T) {
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonNoEffect, time.Minute+2*time.Second)},
 			},
 		},
+		"AcceptedNoEvidenceSendsAgain": {
+			reason: "A step whose silent refusal passes sends its call again after the grace, within the precondition timeout.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute + 2*time.Second,
+				steps: []Step{testStep(func(s *Step) { s.WithoutEvidence = NoEvidenceSendsAgain })}},
+			want: want{
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Guard, st.Triggered, st.NextAttemptAt = nil, false, at(time.Minute+7*time.Second)
+					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonWaitingForPrecond, prog(0, 1, "activate")
+				},
+				message: "did not act on it within 1s (it refuses silently for now", lock: op1Lock,
+			},
+		},
+		"AcceptedNoEvidencePastThePreconditionTimeout": {
+			reason: "Past the precondition timeout a silent refusal that passes fails with NoEffect like any other.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 11 * time.Minute,
+				steps: []Step{testStep(func(s *Step) { s.WithoutEvidence = NoEvidenceSendsAgain })}},
+			want: want{
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonNoEffect, 11*time.Minute, withProgress(prog(0, 1, "activate"))),
+				message: "showed no sign of acting on it",
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonNoEffect, 11*time.Minute)},
+			},
+		},
 		"AcceptedNoEvidenceMeansDone": {
 			reason: "A step whose lack of evidence means success completes after the grace.",
 			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute + 2*time.Second,

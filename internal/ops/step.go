@@ -75,6 +75,11 @@ const (
 	// NoEvidenceMeansDone completes the step with Step.DoneWithoutEvidence
 	// (e.g. a rebalance with nothing to move).
 	NoEvidenceMeansDone
+	// NoEvidenceSendsAgain takes the silence for a refusal that passes (a
+	// graceful node shutdown during an lvol migration, which the API does
+	// not show): the call was processed and dropped, so it is sent again,
+	// within the step's precondition timeout, and fails with NoEffect after.
+	NoEvidenceSendsAgain
 )
 
 // A Baseline is what the backend showed just before a step's call, and

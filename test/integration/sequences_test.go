@@ -121,6 +121,25 @@ func TestOperationsThatFollowOneAnother(t *testing.T) {
 		}
 	})
 
+	t.Run("SilentlyRefusedShutdownIsSentAgain", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, harnessOptions{})
+		id, nodes := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
+		h.importNodes(id, nodes)
+		// After its 202 the backend drops a graceful shutdown while an lvol
+		// migration runs, which the API does not show.
+		h.sim.Faults().MustAdd(simulator.Fault{Kind: simulator.FaultSilentRefusal, Method: "POST", Path: "/clusters/*/storage-nodes/*/shutdown", Count: 1})
+		h.nodeOp("shutdown.yaml", "op", nil)
+		h.waitNodeOp("op", v1alpha1.OperationSucceeded)
+		h.waitEvent("op", "RefusedForNow")
+		if n := h.sent("POST", "/shutdown", 202); n != 2 {
+			t.Errorf("shutdown accepted %d times, want 2: the silently refused one, and the one sent again", n)
+		}
+		if got := h.nodeStatus(id, nodes[0]); got != simplyblock.NodeOffline {
+			t.Errorf("node 1 is %s, want offline", got)
+		}
+	})
+
 	t.Run("LateOriginalOfALostShutdownIsNotSentTwice", func(t *testing.T) {
 		t.Parallel()
 		// The client gives up after 5 s; the backend holds the shutdown for

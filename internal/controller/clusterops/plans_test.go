@@ -609,6 +609,11 @@ func TestRollingRestartSteps(t *testing.T) {
 			judge:  gate, step: planStep(ungated, 0, "n1", "n2"), snap: snap(sb.ClusterDegraded, rebalancing(), nodes("n1=online", "n2=offline")),
 			want: outcome{Waiting: "data migrations are running (the cluster is rebalancing; the backend refuses a graceful shutdown of a node they involve)"},
 		},
+		"RestartGateWaitsForAPeerRestarting": {
+			reason: "The backend refuses a node restart silently while another node restarts or shuts down: the rolling restart's restart waits, as StorageNodeOps' does (one step for both).",
+			judge:  gate, step: planStep(ungated, 1, "n1", "n2"), snap: snap(sb.ClusterDegraded, nodes("n1=offline", "n2=in_restart")),
+			want: outcome{Waiting: "other nodes are restarting or shutting down (the backend refuses a restart silently then): n2 (in_restart)"},
+		},
 		"ShutdownGateWaitsNodeState": {
 			reason: "A graceful shutdown needs the node online, suspended or down.",
 			judge:  gate, step: shutdownN1, snap: snap(sb.ClusterActive, nodes("n1=in_restart", "n2=online")),
@@ -689,10 +694,15 @@ func TestRollingRestartSteps(t *testing.T) {
 	// A lost shutdown answer is not re-sent blindly: a late original would
 	// take the node down again after its restart. A repeated restart of a
 	// node no longer offline is a no-op.
-	for i, want := range []ops.LostAnswerPolicy{ops.LostAnswerAsks, ops.LostAnswerResends} {
+	// A silent refusal of the graceful shutdown (an lvol migration) passes;
+	// a restart's does not.
+	for i, want := range []struct {
+		lost       ops.LostAnswerPolicy
+		noEvidence ops.NoEvidencePolicy
+	}{{ops.LostAnswerAsks, ops.NoEvidenceSendsAgain}, {ops.LostAnswerResends, ops.NoEvidenceFails}} {
 		s := planFor(gated, cid, steps.AutoExpansion{})([]string{"n1"})[i]
-		if s.OnLostAnswer != want || s.WithoutEvidence != ops.NoEvidenceFails {
-			t.Errorf("Step %d (%s): onLostAnswer=%v withoutEvidence=%v, want %v and NoEvidenceFails", i, s.Name, s.OnLostAnswer, s.WithoutEvidence, want)
+		if s.OnLostAnswer != want.lost || s.WithoutEvidence != want.noEvidence {
+			t.Errorf("Step %d (%s): onLostAnswer=%v withoutEvidence=%v, want %v and %v", i, s.Name, s.OnLostAnswer, s.WithoutEvidence, want.lost, want.noEvidence)
 		}
 	}
 }

@@ -595,9 +595,9 @@ func TestPlanPolicies(t *testing.T) {
 			want:   policy{Name: "resume", Needs: needs, OnLostAnswer: ops.LostAnswerResends, OnServerError: ops.ServerErrorIsRefusal},
 		},
 		"ShutdownGraceful": {
-			reason: "A graceful shutdown needs evidence (silent refusals), waits out the backend's passing refusals (migrations, peers restarting, the FTT 500), and a repeat or late original is refused with 409.",
+			reason: "A graceful shutdown needs evidence (a silent refusal during an lvol migration passes: sent again), waits out the backend's passing refusals (migrations, peers restarting, the FTT 500), and a repeat or late original is refused with 409.",
 			cr:     nodeOps(v1alpha1.NodeShutdown),
-			want: policy{Name: "shutdown", Needs: withTasks, WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerResends,
+			want: policy{Name: "shutdown", Needs: withTasks, WithoutEvidence: ops.NoEvidenceSendsAgain, OnLostAnswer: ops.LostAnswerResends,
 				OnServerError: ops.ServerErrorIsRefusal, RefusedForNow: true},
 		},
 		"ShutdownForced": {
@@ -608,7 +608,7 @@ func TestPlanPolicies(t *testing.T) {
 		"RestartShutdown": {
 			reason: "A Restart's first step is the graceful shutdown; the restart follows, so a late original would take the node down again: a lost answer waits for the user's confirmation.",
 			cr:     nodeOps(v1alpha1.NodeRestart),
-			want: policy{Name: "shutdown", Needs: withTasks, WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerAsks,
+			want: policy{Name: "shutdown", Needs: withTasks, WithoutEvidence: ops.NoEvidenceSendsAgain, OnLostAnswer: ops.LostAnswerAsks,
 				OnServerError: ops.ServerErrorIsRefusal, RefusedForNow: true},
 		},
 		"RestartRestart": {

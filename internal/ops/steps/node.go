@@ -100,10 +100,10 @@ func NodeShutdown(n Node, o ShutdownOptions) ops.Step {
 		s.CheckHint = "the node's status: a forced shutdown may be running (in_shutdown), and a second one kills SPDK again"
 	case o.RestartFollows:
 		s.OnLostAnswer = ops.LostAnswerAsks
-		s.RefusedForNow = shutdownRefusedForNow
+		s.RefusedForNow, s.WithoutEvidence = shutdownRefusedForNow, ops.NoEvidenceSendsAgain
 	default:
 		s.OnLostAnswer = ops.LostAnswerResends
-		s.RefusedForNow = shutdownRefusedForNow
+		s.RefusedForNow, s.WithoutEvidence = shutdownRefusedForNow, ops.NoEvidenceSendsAgain
 	}
 	s.Skip = n.skipIn("already offline", sb.NodeOffline)
 	s.Gate = func(snap *ops.Snapshot) (string, string) {
