@@ -42,9 +42,11 @@ type ProviderConfigSpec struct {
 	TLS *TLSConfig `json:"tls,omitempty"`
 
 	// RequestTimeoutSeconds bounds each HTTP request to the control plane.
+	// At most an hour.
 	// +optional
 	// +kubebuilder:default=30
 	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=3600
 	RequestTimeoutSeconds int64 `json:"requestTimeoutSeconds"`
 }
 

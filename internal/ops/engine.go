@@ -714,7 +714,7 @@ func (e *Engine) observeFinished(ctx context.Context, r Run) error {
 	if pol.TTLSecondsAfterFinished == nil || st.CompletedAt == nil || o.GetDeletionTimestamp() != nil {
 		return nil
 	}
-	if e.now().Before(st.CompletedAt.Add(time.Duration(*pol.TTLSecondsAfterFinished) * time.Second)) {
+	if e.now().Before(st.CompletedAt.Add(Seconds(*pol.TTLSecondsAfterFinished))) {
 		return nil
 	}
 	if err := e.Kube.Delete(ctx, o); err != nil && !apierrors.IsNotFound(err) {

@@ -17,6 +17,7 @@ limitations under the License.
 package ops
 
 import (
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -37,7 +38,22 @@ func seconds(p *int64, def time.Duration) time.Duration {
 	if p == nil {
 		return def
 	}
-	return time.Duration(*p) * time.Second
+	return Seconds(*p)
+}
+
+// Seconds is n seconds as a Duration, saturating instead of wrapping
+// around: a value larger than a Duration holds (about 292 years) is the
+// largest Duration, a negative one zero. Admission bounds every duration
+// field far below; this keeps a bound missed, or an object from before it,
+// from turning into a deadline in the past.
+func Seconds(n int64) time.Duration {
+	switch {
+	case n <= 0:
+		return 0
+	case n > math.MaxInt64/int64(time.Second):
+		return math.MaxInt64
+	}
+	return time.Duration(n) * time.Second
 }
 
 // timeout is the bound of the whole operation.
@@ -68,6 +84,9 @@ func backoff(p v1alpha1.OperationPolicy, n int64) time.Duration {
 	}
 	d := initial
 	for i := int64(1); i < n && d < limit; i++ {
+		if d > math.MaxInt64/2 {
+			return limit
+		}
 		d *= 2
 	}
 	return min(d, limit)
@@ -117,7 +136,10 @@ func (pi PollIntervals) Hook(now func() time.Time) func(o Object, _ time.Duratio
 			if pol.TTLSecondsAfterFinished == nil || st.CompletedAt == nil {
 				return finishedPoll
 			}
-			left := st.CompletedAt.Add(time.Duration(*pol.TTLSecondsAfterFinished) * time.Second).Sub(now())
+			left := st.CompletedAt.Add(Seconds(*pol.TTLSecondsAfterFinished)).Sub(now())
+			if left >= finishedPoll {
+				return finishedPoll // looked at again then
+			}
 			return max(left, 0) + 100*time.Millisecond
 		case st.NextAttemptAt != nil:
 			return pi.jitter(max(st.NextAttemptAt.Sub(now()), 0) + 50*time.Millisecond)

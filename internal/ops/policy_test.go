@@ -17,6 +17,7 @@ limitations under the License.
 package ops
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -287,5 +288,50 @@ func TestPollIntervalsJitter(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestSecondsSaturates(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		n      int64
+		want   time.Duration
+	}{
+		"Plain":    {reason: "A value in range is that many seconds.", n: 90, want: 90 * time.Second},
+		"Negative": {reason: "A negative value is no time.", n: -5, want: 0},
+		"Largest":  {reason: "The largest value a Duration holds in seconds still converts.", n: math.MaxInt64 / int64(time.Second), want: time.Duration(math.MaxInt64/int64(time.Second)) * time.Second},
+		"Huge":     {reason: "10,000,000,000 s does not wrap around to a negative Duration.", n: 10_000_000_000, want: math.MaxInt64},
+		"Int64Max": {reason: "int64's maximum does not wrap around either.", n: math.MaxInt64, want: math.MaxInt64},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := Seconds(tc.n); got != tc.want {
+				t.Errorf("\n%s\nSeconds(%d) = %s, want %s", tc.reason, tc.n, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestHugeDurationsDoNotExpire: durations beyond what admission allows (an
+// object from before the bounds) are long, not already over.
+func TestHugeDurationsDoNotExpire(t *testing.T) {
+	huge := ptr.To[int64](math.MaxInt64)
+	p := v1alpha1.OperationPolicy{TimeoutSeconds: huge, PreconditionTimeoutSeconds: huge,
+		Retry: &v1alpha1.RetryPolicy{InitialBackoffSeconds: huge, MaxBackoffSeconds: huge}}
+	if d := timeout(p); d < 100*365*24*time.Hour {
+		t.Errorf("timeout = %s, want the longest Duration, not a wrapped one", d)
+	}
+	if d := preconditionTimeout(p); d < 100*365*24*time.Hour {
+		t.Errorf("preconditionTimeout = %s, want the longest Duration", d)
+	}
+	if d := backoff(p, 10); d <= 0 {
+		t.Errorf("backoff after 10 attempts = %s, want a positive Duration", d)
+	}
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	op := &v1alpha1.ClusterOps{}
+	op.Spec.ForProvider.TTLSecondsAfterFinished = huge
+	op.Status.AtProvider.Phase, op.Status.AtProvider.CompletedAt = v1alpha1.OperationSucceeded, &metav1.Time{Time: now}
+	if d := DefaultPollIntervals.Hook(func() time.Time { return now })(op, 0); d != finishedPoll {
+		t.Errorf("requeue of a finished operation with a huge TTL = %s, want the finished operations' poll (%s), not now", d, finishedPoll)
 	}
 }

@@ -20,6 +20,10 @@ import (
 	"github.com/simplyblock/provider-simplyblock/internal/version"
 )
 
+// maxRequestTimeoutSeconds is the admission bound of requestTimeoutSeconds;
+// a larger value (from before the bound) is read as it.
+const maxRequestTimeoutSeconds = 3600
+
 const (
 	errNoRef            = "managed resource does not reference a ProviderConfig"
 	errUnknownKind      = "unsupported provider config kind %q: use ProviderConfig or ClusterProviderConfig"
@@ -77,7 +81,7 @@ func fromSpec(ctx context.Context, kube client.Client, spec v1alpha1.ProviderCon
 	cfg := simplyblock.Config{
 		BaseURL:          spec.Endpoint,
 		Token:            strings.TrimSpace(string(token)),
-		Timeout:          time.Duration(spec.RequestTimeoutSeconds) * time.Second,
+		Timeout:          time.Duration(min(max(spec.RequestTimeoutSeconds, 0), maxRequestTimeoutSeconds)) * time.Second,
 		UserAgentVersion: version.Version,
 	}
 	if spec.TLS == nil {

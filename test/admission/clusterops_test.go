@@ -375,6 +375,54 @@ nodeRollingRestart:
 			manifest: clusterOps("type: Expand\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nexpand: {expectedNodes: 0}"),
 			wantErr:  "spec.forProvider.expand.expectedNodes in body should be greater than or equal to 1",
 		},
+		"TimeoutAtItsBound": {
+			reason:   "A deadline of 30 days is allowed.",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\ntimeoutSeconds: 2592000"),
+		},
+		"TimeoutAboveItsBound": {
+			reason:   "A deadline over 30 days is refused, naming the field and the bound.",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\ntimeoutSeconds: 2592001"),
+			wantErr:  "spec.forProvider.timeoutSeconds in body should be less than or equal to 2592000",
+		},
+		"TimeoutInt64Max": {
+			reason:   "int64's maximum (which wrapped around to a deadline in the past) is refused at admission.",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\ntimeoutSeconds: 9223372036854775807"),
+			wantErr:  "spec.forProvider.timeoutSeconds in body should be less than or equal to",
+		},
+		"PreconditionTimeoutAboveItsBound": {
+			reason:   "A precondition wait over 30 days is refused.",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\npreconditionTimeoutSeconds: 2592001"),
+			wantErr:  "spec.forProvider.preconditionTimeoutSeconds in body should be less than or equal to 2592000",
+		},
+		"TTLAtItsBound": {
+			reason:   "A TTL of a year is allowed.",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nttlSecondsAfterFinished: 31536000"),
+		},
+		"TTLInt64Max": {
+			reason:   "int64's maximum as a TTL (which deleted the object at once) is refused at admission.",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nttlSecondsAfterFinished: 9223372036854775807"),
+			wantErr:  "spec.forProvider.ttlSecondsAfterFinished in body should be less than or equal to",
+		},
+		"InitialBackoffAboveADay": {
+			reason:   "A retry waits at most a day.",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nretry: {initialBackoffSeconds: 86401}"),
+			wantErr:  "spec.forProvider.retry.initialBackoffSeconds in body should be less than or equal to 86400",
+		},
+		"MaxBackoffAboveADay": {
+			reason:   "A retry waits at most a day.",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nretry: {maxBackoffSeconds: 86401}"),
+			wantErr:  "spec.forProvider.retry.maxBackoffSeconds in body should be less than or equal to 86400",
+		},
+		"PerNodeTimeoutAboveItsBound": {
+			reason:   "A node's steps are bounded by 30 days at most.",
+			manifest: clusterOps("type: NodeRollingRestart\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nnodeRollingRestart: {perNodeTimeoutSeconds: 2592001}"),
+			wantErr:  "spec.forProvider.nodeRollingRestart.perNodeTimeoutSeconds in body should be less than or equal to 2592000",
+		},
+		"ConfirmResendMalformed": {
+			reason:   "confirmResend is a token <step>/<attempt>.",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nconfirmResend: later"),
+			wantErr:  "spec.forProvider.confirmResend in body should match",
+		},
 		"ZeroPerNodeTimeout": {
 			reason:   "Each node needs at least one second.",
 			manifest: clusterOps("type: NodeRollingRestart\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nnodeRollingRestart: {perNodeTimeoutSeconds: 0}"),

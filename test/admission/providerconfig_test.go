@@ -96,6 +96,16 @@ credentials:
 `),
 			wantErr: "endpoint must start with http:// or https://",
 		},
+		"TimeoutAboveAnHour": {
+			reason: "A request timeout is at most an hour: the hold limit and the evidence grace are measured against it.",
+			manifest: providerConfig("ProviderConfig", `
+endpoint: https://sb-api:5000
+credentials:
+  secretRef: {name: sb-token, key: token}
+requestTimeoutSeconds: 3601
+`),
+			wantErr: "spec.requestTimeoutSeconds in body should be less than or equal to 3600",
+		},
 		"ZeroTimeout": {
 			reason: "A request timeout must be at least one second.",
 			manifest: providerConfig("ProviderConfig", `

@@ -337,6 +337,20 @@ restart:
 			manifest: storageNodeOps("type: Start\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nretry: {maxAttempts: 0}"),
 			wantErr:  "spec.forProvider.retry.maxAttempts in body should be greater than or equal to 1",
 		},
+		"TimeoutInt64Max": {
+			reason:   "The shared policy's bounds hold here too: int64's maximum is refused, naming the bound.",
+			manifest: storageNodeOps("type: Start\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\ntimeoutSeconds: 9223372036854775807"),
+			wantErr:  "spec.forProvider.timeoutSeconds in body should be less than or equal to",
+		},
+		"TTLAboveAYear": {
+			reason:   "A TTL is at most a year.",
+			manifest: storageNodeOps("type: Start\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nttlSecondsAfterFinished: 31536001"),
+			wantErr:  "spec.forProvider.ttlSecondsAfterFinished in body should be less than or equal to 31536000",
+		},
+		"ConfirmResendToken": {
+			reason:   "A well-formed confirmResend token is accepted.",
+			manifest: storageNodeOps("type: Start\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nconfirmResend: \"0/1\""),
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -58,10 +58,11 @@ type NodeRollingRestartParameters struct {
 
 	// PerNodeTimeoutSeconds bounds each step on one node: its health gate
 	// and shutdown, its restart until it is back online, and the wait for
-	// the rebalancing that follows.
+	// the rebalancing that follows. At most 30 days.
 	// +optional
 	// +kubebuilder:default=1800
 	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=2592000
 	PerNodeTimeoutSeconds *int64 `json:"perNodeTimeoutSeconds,omitempty"`
 
 	// Order lists the node UUIDs in the order to restart them. Nodes of the

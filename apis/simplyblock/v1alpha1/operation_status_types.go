@@ -37,16 +37,18 @@ type RetryPolicy struct {
 	MaxAttempts *int64 `json:"maxAttempts,omitempty"`
 
 	// InitialBackoffSeconds is the wait before the first retry; each further
-	// retry waits twice as long, up to maxBackoffSeconds.
+	// retry waits twice as long, up to maxBackoffSeconds. At most a day.
 	// +optional
 	// +kubebuilder:default=5
 	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=86400
 	InitialBackoffSeconds *int64 `json:"initialBackoffSeconds,omitempty"`
 
-	// MaxBackoffSeconds caps the wait between two attempts.
+	// MaxBackoffSeconds caps the wait between two attempts. At most a day.
 	// +optional
 	// +kubebuilder:default=300
 	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=86400
 	MaxBackoffSeconds *int64 `json:"maxBackoffSeconds,omitempty"`
 }
 
@@ -55,18 +57,21 @@ type RetryPolicy struct {
 type OperationPolicy struct {
 	// TimeoutSeconds bounds the whole operation, from the moment it leaves
 	// the queue. An operation still running then fails with reason
-	// DeadlineExceeded.
+	// DeadlineExceeded. At most 30 days.
 	// +optional
 	// +kubebuilder:default=3600
 	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=2592000
 	TimeoutSeconds *int64 `json:"timeoutSeconds,omitempty"`
 
 	// PreconditionTimeoutSeconds bounds how long the operation waits, after
 	// leaving the queue, for the target to reach a state the operation may
-	// start from. It then fails with reason PreconditionTimeout.
+	// start from. It then fails with reason PreconditionTimeout. At most 30
+	// days.
 	// +optional
 	// +kubebuilder:default=600
 	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=2592000
 	PreconditionTimeoutSeconds *int64 `json:"preconditionTimeoutSeconds,omitempty"`
 
 	// Retry is the policy for backend calls that failed definitely.
@@ -76,9 +81,10 @@ type OperationPolicy struct {
 	// TTLSecondsAfterFinished deletes the operation object this many seconds
 	// after it succeeded or failed. Its record stays in the target's
 	// operation history, and a re-created object with the same name and
-	// spec does not run again.
+	// spec does not run again. At most a year.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=31536000
 	TTLSecondsAfterFinished *int64 `json:"ttlSecondsAfterFinished,omitempty"`
 
 	// Cancel stops the operation. A Pending operation fails with reason

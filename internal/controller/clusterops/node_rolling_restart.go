@@ -41,7 +41,7 @@ func rollingRestartSteps(in planInput) []ops.Step {
 		gate = steps.BackendChecksOnly
 	}
 	if p != nil && p.PerNodeTimeoutSeconds != nil {
-		perNode = time.Duration(*p.PerNodeTimeoutSeconds) * time.Second
+		perNode = ops.Seconds(*p.PerNodeTimeoutSeconds)
 	}
 	out := make([]ops.Step, 0, 3*len(in.targets))
 	for i, node := range in.targets {
