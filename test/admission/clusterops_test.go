@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -417,6 +418,35 @@ nodeRollingRestart:
 			reason:   "A node's steps are bounded by 30 days at most.",
 			manifest: clusterOps("type: NodeRollingRestart\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nnodeRollingRestart: {perNodeTimeoutSeconds: 2592001}"),
 			wantErr:  "spec.forProvider.nodeRollingRestart.perNodeTimeoutSeconds in body should be less than or equal to 2592000",
+		},
+		"ManagementImageAtItsBound": {
+			reason:   "An image reference of 512 characters is accepted.",
+			manifest: clusterOps("type: Upgrade\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nupgrade: {managementImage: " + strings.Repeat("a", 512) + "}"),
+		},
+		"ManagementImageTooLong": {
+			reason:   "A 200,000-character image reference (which would have been sent to the backend) is refused, naming the field and the bound.",
+			manifest: clusterOps("type: Upgrade\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nupgrade: {managementImage: " + strings.Repeat("a", 200000) + "}"),
+			wantErr:  "spec.forProvider.upgrade.managementImage: Too long: may not be more than 512 bytes",
+		},
+		"SpdkImageTooLong": {
+			reason:   "The SPDK image reference has the same bound.",
+			manifest: clusterOps("type: Upgrade\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nupgrade: {spdkImage: " + strings.Repeat("a", 513) + "}"),
+			wantErr:  "spec.forProvider.upgrade.spdkImage: Too long: may not be more than 512 bytes",
+		},
+		"ClusterIDTooLong": {
+			reason:   "A cluster id is a UUID: 36 characters.",
+			manifest: clusterOps("type: Start\nclusterId: " + strings.Repeat("c", 37)),
+			wantErr:  "spec.forProvider.clusterId: Too long: may not be more than 36 bytes",
+		},
+		"RollingRestartOrderTooLong": {
+			reason:   "A rolling restart orders at most 128 nodes.",
+			manifest: clusterOps("type: NodeRollingRestart\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nnodeRollingRestart: {order: [" + strings.TrimSuffix(strings.Repeat("n, ", 129), ", ") + "]}"),
+			wantErr:  "spec.forProvider.nodeRollingRestart.order: Too many: 129: must have at most 128 items",
+		},
+		"RollingRestartOrderEntryTooLong": {
+			reason:   "Each entry of the order is a node UUID.",
+			manifest: clusterOps("type: NodeRollingRestart\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nnodeRollingRestart: {order: [" + strings.Repeat("n", 37) + "]}"),
+			wantErr:  "spec.forProvider.nodeRollingRestart.order[0]: Too long: may not be more than 36 bytes",
 		},
 		"ConfirmResendMalformed": {
 			reason:   "confirmResend is a token <step>/<attempt>.",

@@ -19,6 +19,7 @@ package admission_test
 import (
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -346,6 +347,21 @@ restart:
 			reason:   "A TTL is at most a year.",
 			manifest: storageNodeOps("type: Start\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nttlSecondsAfterFinished: 31536001"),
 			wantErr:  "spec.forProvider.ttlSecondsAfterFinished in body should be less than or equal to 31536000",
+		},
+		"NodeIDTooLong": {
+			reason:   "A node id is a UUID: 36 characters.",
+			manifest: storageNodeOps("type: Start\nnodeId: " + strings.Repeat("n", 37)),
+			wantErr:  "spec.forProvider.nodeId: Too long: may not be more than 36 bytes",
+		},
+		"RestartAddressTooLong": {
+			reason:   "A new node address is a DNS name and a port: at most 259 characters.",
+			manifest: storageNodeOps("type: Restart\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nrestart: {nodeAddress: " + strings.Repeat("h", 260) + "}"),
+			wantErr:  "spec.forProvider.restart.nodeAddress: Too long: may not be more than 259 bytes",
+		},
+		"TooManyNewSSDs": {
+			reason:   "At most 64 new devices per restart.",
+			manifest: storageNodeOps("type: Restart\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nrestart: {newSsdPcie: [" + strings.TrimSuffix(strings.Repeat("\"0000:00:04.0\", ", 65), ", ") + "]}"),
+			wantErr:  "spec.forProvider.restart.newSsdPcie: Too many: 65: must have at most 64 items",
 		},
 		"ConfirmResendToken": {
 			reason:   "A well-formed confirmResend token is accepted.",

@@ -70,6 +70,8 @@ type NodeRollingRestartParameters struct {
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=128
+	// +kubebuilder:validation:items:MaxLength=36
 	Order []string `json:"order,omitempty"`
 }
 
@@ -80,11 +82,13 @@ type UpgradeParameters struct {
 	// ManagementImage is the new control-plane image.
 	// +optional
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=512
 	ManagementImage *string `json:"managementImage,omitempty"`
 
 	// SpdkImage is the new SPDK image for the storage nodes.
 	// +optional
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=512
 	SpdkImage *string `json:"spdkImage,omitempty"`
 
 	// Restart restarts every storage node with the new image (a rolling
@@ -123,6 +127,7 @@ type ClusterOpsParameters struct {
 	// +optional
 	// +crossplane:generate:reference:type=StorageCluster
 	// +crossplane:generate:reference:extractor=github.com/crossplane/crossplane-runtime/v2/pkg/reference.ExternalName()
+	// +kubebuilder:validation:MaxLength=36
 	// +kubebuilder:validation:MinLength=1
 	ClusterID string `json:"clusterId,omitempty"`
 

@@ -67,6 +67,7 @@ type NodeRestartParameters struct {
 	// NodeAddress is a new address of the node's agent, for example
 	// "10.0.0.12:5000", for a node that moved to another host or address.
 	// +optional
+	// +kubebuilder:validation:MaxLength=259
 	// +kubebuilder:validation:MinLength=1
 	NodeAddress *string `json:"nodeAddress,omitempty"`
 
@@ -75,6 +76,8 @@ type NodeRestartParameters struct {
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxLength=32
 	NewSsdPcie []string `json:"newSsdPcie,omitempty"`
 }
 
@@ -129,6 +132,7 @@ type StorageNodeOpsParameters struct {
 	// +optional
 	// +crossplane:generate:reference:type=StorageNode
 	// +crossplane:generate:reference:extractor=github.com/crossplane/crossplane-runtime/v2/pkg/reference.ExternalName()
+	// +kubebuilder:validation:MaxLength=36
 	// +kubebuilder:validation:MinLength=1
 	NodeID string `json:"nodeId,omitempty"`
 

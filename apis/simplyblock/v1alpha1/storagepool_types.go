@@ -39,6 +39,7 @@ type StoragePoolParameters struct {
 	// +optional
 	// +crossplane:generate:reference:type=StorageCluster
 	// +crossplane:generate:reference:extractor=github.com/crossplane/crossplane-runtime/v2/pkg/reference.ExternalName()
+	// +kubebuilder:validation:MaxLength=36
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="clusterId is immutable: a storage pool cannot move to another cluster"
 	ClusterID string `json:"clusterId,omitempty"`
 
