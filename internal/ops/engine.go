@@ -215,9 +215,9 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		}
 	}
 	if t == nil {
-		if now.Sub(o.GetCreationTimestamp().Time) > preconditionTimeout(pol) {
-			return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonPreconditionTimeout,
-				fmt.Sprintf("%s does not exist", r.TargetDescription))
+		if limit := preconditionTimeout(pol); now.Sub(o.GetCreationTimestamp().Time) > limit {
+			return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonTargetNotFound,
+				fmt.Sprintf("%s does not exist %s after the operation was created (preconditionTimeoutSeconds); nothing was sent to the backend", r.TargetDescription, limit))
 		}
 		setPhase(st, v1alpha1.OperationPending, ReasonWaitingForTarget, "waiting for %s to exist", r.TargetDescription)
 		return false, nil

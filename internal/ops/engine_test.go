@@ -669,9 +669,9 @@ func TestEngineObserve(t *testing.T) {
 			reason: "An operation whose StorageCluster never appears fails after the precondition timeout, counted from its creation.",
 			args:   args{noTarget: true, op: operation(), now: 10*time.Minute + time.Second},
 			want: want{
-				status: finishedAs(v1alpha1.OperationFailed, ReasonPreconditionTimeout, 10*time.Minute+time.Second,
+				status: finishedAs(v1alpha1.OperationFailed, ReasonTargetNotFound, 10*time.Minute+time.Second,
 					func(st *v1alpha1.OperationStatus) { st.SpecHash = testHash }),
-				message: "StorageCluster demo does not exist", noBackend: true,
+				message: "StorageCluster demo does not exist 10m0s after the operation was created", noBackend: true,
 			},
 		},
 		"ChooseTargetsFixesTargets": {

@@ -18,12 +18,14 @@ package ops
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/pkg/errors"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/simplyblock/provider-simplyblock/internal/providerconfig"
@@ -155,5 +157,35 @@ func ReconcilerOptions[T Managed](c *Connector[T], s Settings) []managed.Reconci
 		// "Not existing" right after a Create means the next step's call is
 		// due, not an eventually consistent read: no grace period.
 		managed.WithCreationGracePeriod(0),
+		managed.WithReferenceResolver(targetResolver{kube: c.Kube}),
 	}
+}
+
+// A targetResolver resolves an operation's references like crossplane-
+// runtime's, but leaves one whose target does not exist, matches nothing or
+// has no backend id yet unresolved instead of failing every reconcile:
+// the engine then waits for the target, and fails the operation with
+// TargetNotFound once its precondition timeout (from creation) passed.
+type targetResolver struct {
+	kube client.Client
+}
+
+// ResolveReferences resolves mg's references, tolerating missing targets.
+func (r targetResolver) ResolveReferences(ctx context.Context, mg resource.Managed) error {
+	err := managed.NewAPISimpleReferenceResolver(r.kube).ResolveReferences(ctx, mg)
+	if err != nil && targetMissing(err) {
+		return nil
+	}
+	return err
+}
+
+// targetMissing reports a resolution error that says the target is not
+// there (yet): not found, no match for the selector, or no external name
+// (crossplane-runtime's reference package words the last two).
+func targetMissing(err error) bool {
+	if kerrors.IsNotFound(err) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "no resources matched selector") || strings.Contains(msg, "referenced field was empty")
 }

@@ -29,6 +29,7 @@ import (
 const (
 	ReasonQueued              = "Queued"
 	ReasonWaitingForTarget    = "WaitingForTarget"
+	ReasonTargetNotFound      = "TargetNotFound"
 	ReasonWaitingForPrecond   = "WaitingForPrecondition"
 	ReasonTriggering          = "Triggering"
 	ReasonTriggered           = "Triggered"

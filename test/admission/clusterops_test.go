@@ -448,6 +448,16 @@ nodeRollingRestart:
 			manifest: clusterOps("type: NodeRollingRestart\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nnodeRollingRestart: {order: [" + strings.Repeat("n", 37) + "]}"),
 			wantErr:  "spec.forProvider.nodeRollingRestart.order[0]: Too long: may not be more than 36 bytes",
 		},
+		"IDAndReferenceTogether": {
+			reason:   "An id and a reference on create may name two different clusters: refused (the reference resolver fills the id in).",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nclusterIdRef: {name: other}"),
+			wantErr:  "set clusterId or clusterIdRef/clusterIdSelector, not both: a reference fills clusterId in",
+		},
+		"IDAndSelectorTogether": {
+			reason:   "The same holds for a selector.",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nclusterIdSelector: {matchLabels: {app: demo}}"),
+			wantErr:  "set clusterId or clusterIdRef/clusterIdSelector, not both",
+		},
 		"ConfirmResendMalformed": {
 			reason:   "confirmResend is a token <step>/<attempt>.",
 			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nconfirmResend: later"),
@@ -485,6 +495,9 @@ retry: {maxAttempts: 5}
 	cases := map[string]struct {
 		reason   string
 		manifest string
+		// resolved, when set, is the reference resolver's write (a merge
+		// patch in YAML) applied between the create and patch.
+		resolved string
 		// patch is a JSON merge patch, in YAML, applied after the create.
 		patch   string
 		wantErr string
@@ -513,7 +526,8 @@ retry: {maxAttempts: 5}
 		},
 		"ClusterIDCannotBeRemoved": {
 			reason:   "Removing clusterId is a change too.",
-			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nclusterIdRef: {name: demo}"),
+			manifest: clusterOps("type: Start\nclusterIdRef: {name: demo}"),
+			resolved: "spec: {forProvider: {clusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11}}",
 			patch:    "spec: {forProvider: {clusterId: null}}",
 			wantErr:  "clusterId is immutable once set",
 		},
@@ -605,6 +619,11 @@ retry: {maxAttempts: 5}
 			u, err := create(t, tc.manifest)
 			if err != nil {
 				t.Fatalf("cannot create the initial object: %v", err)
+			}
+			if tc.resolved != "" {
+				if err := mergePatch(t, u, tc.resolved); err != nil {
+					t.Fatalf("cannot write the resolved reference: %v", err)
+				}
 			}
 			checkErr(t, tc.reason, tc.wantErr, mergePatch(t, u, tc.patch))
 		})

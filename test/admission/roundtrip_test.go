@@ -35,6 +35,9 @@ func TestTypedRoundTrip(t *testing.T) {
 	cases := map[string]struct {
 		reason   string
 		manifest string
+		// resolved, when set, is the reference resolver's write (a merge
+		// patch in YAML) applied after the create.
+		resolved string
 		obj      client.Object
 		// spec extracts the part of the object that must not change.
 		spec func(client.Object) any
@@ -81,7 +84,6 @@ dhchap: true
 			reason: "healthGate false, ttlSecondsAfterFinished 0 and the resolved clusterId next to its reference must round-trip without tripping an immutability rule.",
 			manifest: clusterOps(`
 type: NodeRollingRestart
-clusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11
 clusterIdRef: {name: demo}
 nodeRollingRestart:
   healthGate: false
@@ -90,14 +92,14 @@ retry: {}
 ttlSecondsAfterFinished: 0
 cancel: true
 `),
-			obj:  &sbv1alpha1.ClusterOps{},
-			spec: func(o client.Object) any { return o.(*sbv1alpha1.ClusterOps).Spec.ForProvider },
+			resolved: "spec: {forProvider: {clusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11}}",
+			obj:      &sbv1alpha1.ClusterOps{},
+			spec:     func(o client.Object) any { return o.(*sbv1alpha1.ClusterOps).Spec.ForProvider },
 		},
 		"StorageNodeOpsRestart": {
 			reason: "force and reattachVolume false (dropped by omitempty, put back by their defaults), the device list and the resolved nodeId next to its reference must round-trip without tripping an immutability rule.",
 			manifest: storageNodeOps(`
 type: Restart
-nodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33
 nodeIdRef: {name: demo-node-1}
 restart:
   force: false
@@ -108,8 +110,9 @@ retry: {}
 ttlSecondsAfterFinished: 0
 cancel: true
 `),
-			obj:  &sbv1alpha1.StorageNodeOps{},
-			spec: func(o client.Object) any { return o.(*sbv1alpha1.StorageNodeOps).Spec.ForProvider },
+			resolved: "spec: {forProvider: {nodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33}}",
+			obj:      &sbv1alpha1.StorageNodeOps{},
+			spec:     func(o client.Object) any { return o.(*sbv1alpha1.StorageNodeOps).Spec.ForProvider },
 		},
 		"StorageNodeOpsShutdown": {
 			reason: "shutdown force false (an object with no field set in Go) must round-trip without tripping an immutability rule.",
@@ -134,8 +137,14 @@ remove: {forceRemove: false, forceMigrate: false, forceDelete: false}
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if _, err := create(t, tc.manifest); err != nil {
+			u, err := create(t, tc.manifest)
+			if err != nil {
 				t.Fatalf("cannot create the initial object: %v", err)
+			}
+			if tc.resolved != "" {
+				if err := mergePatch(t, u, tc.resolved); err != nil {
+					t.Fatalf("cannot write the resolved reference: %v", err)
+				}
 			}
 			readBack(t, testNamespace, tc.obj)
 			before := tc.spec(tc.obj)

@@ -363,6 +363,11 @@ restart:
 			manifest: storageNodeOps("type: Restart\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nrestart: {newSsdPcie: [" + strings.TrimSuffix(strings.Repeat("\"0000:00:04.0\", ", 65), ", ") + "]}"),
 			wantErr:  "spec.forProvider.restart.newSsdPcie: Too many: 65: must have at most 64 items",
 		},
+		"IDAndReferenceTogether": {
+			reason:   "An id and a reference on create may name two different nodes: refused (the reference resolver fills the id in).",
+			manifest: storageNodeOps("type: Start\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nnodeIdRef: {name: other}"),
+			wantErr:  "set nodeId or nodeIdRef/nodeIdSelector, not both: a reference fills nodeId in",
+		},
 		"ConfirmResendToken": {
 			reason:   "A well-formed confirmResend token is accepted.",
 			manifest: storageNodeOps("type: Start\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nconfirmResend: \"0/1\""),
@@ -395,6 +400,9 @@ retry: {maxAttempts: 5}
 	cases := map[string]struct {
 		reason   string
 		manifest string
+		// resolved, when set, is the reference resolver's write (a merge
+		// patch in YAML) applied between the create and patch.
+		resolved string
 		// patch is a JSON merge patch, in YAML, applied after the create.
 		patch   string
 		wantErr string
@@ -435,7 +443,8 @@ retry: {maxAttempts: 5}
 		},
 		"NodeIDCannotBeRemoved": {
 			reason:   "Removing nodeId is a change too.",
-			manifest: storageNodeOps("type: Suspend\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nnodeIdRef: {name: demo-node-1}"),
+			manifest: storageNodeOps("type: Suspend\nnodeIdRef: {name: demo-node-1}"),
+			resolved: "spec: {forProvider: {nodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33}}",
 			patch:    "spec: {forProvider: {nodeId: null}}",
 			wantErr:  "nodeId is immutable once set",
 		},
@@ -457,7 +466,8 @@ retry: {maxAttempts: 5}
 		},
 		"NodeIDRefCannotBeRemoved": {
 			reason:   "Removing nodeIdRef is a change too.",
-			manifest: storageNodeOps("type: Suspend\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nnodeIdRef: {name: demo-node-1}"),
+			manifest: storageNodeOps("type: Suspend\nnodeIdRef: {name: demo-node-1}"),
+			resolved: "spec: {forProvider: {nodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33}}",
 			patch:    "spec: {forProvider: {nodeIdRef: null}}",
 			wantErr:  "nodeIdRef is immutable once set",
 		},
@@ -556,6 +566,11 @@ retry: {maxAttempts: 5}
 			u, err := create(t, tc.manifest)
 			if err != nil {
 				t.Fatalf("cannot create the initial object: %v", err)
+			}
+			if tc.resolved != "" {
+				if err := mergePatch(t, u, tc.resolved); err != nil {
+					t.Fatalf("cannot write the resolved reference: %v", err)
+				}
 			}
 			checkErr(t, tc.reason, tc.wantErr, mergePatch(t, u, tc.patch))
 		})

@@ -101,6 +101,7 @@ type UpgradeParameters struct {
 // ClusterOpsParameters are the parameters of a cluster operation. Every
 // field but cancel is immutable: an operation runs once, as it was written.
 // +kubebuilder:validation:XValidation:rule="has(self.clusterId) || has(self.clusterIdRef) || has(self.clusterIdSelector)",message="one of clusterId, clusterIdRef or clusterIdSelector is required"
+// +kubebuilder:validation:XValidation:rule="oldSelf.hasValue() || !has(self.clusterId) || (!has(self.clusterIdRef) && !has(self.clusterIdSelector))",message="set clusterId or clusterIdRef/clusterIdSelector, not both: a reference fills clusterId in",optionalOldSelf=true
 // +kubebuilder:validation:XValidation:rule="(!has(self.clusterIdRef) || !has(self.clusterIdRef.__namespace__)) && (!has(self.clusterIdSelector) || !has(self.clusterIdSelector.__namespace__))",message="clusterIdRef and clusterIdSelector resolve in the ClusterOps' own namespace: leave their namespace unset"
 // +kubebuilder:validation:XValidation:rule="!has(self.expand) || self.type == 'Expand'",message="expand parameters are only allowed when type is Expand"
 // +kubebuilder:validation:XValidation:rule="!has(self.nodeRollingRestart) || self.type == 'NodeRollingRestart'",message="nodeRollingRestart parameters are only allowed when type is NodeRollingRestart"

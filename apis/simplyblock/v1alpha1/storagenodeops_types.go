@@ -107,6 +107,7 @@ type NodeRemoveParameters struct {
 // Every field but cancel is immutable: an operation runs once, as it was
 // written.
 // +kubebuilder:validation:XValidation:rule="has(self.nodeId) || has(self.nodeIdRef) || has(self.nodeIdSelector)",message="one of nodeId, nodeIdRef or nodeIdSelector is required"
+// +kubebuilder:validation:XValidation:rule="oldSelf.hasValue() || !has(self.nodeId) || (!has(self.nodeIdRef) && !has(self.nodeIdSelector))",message="set nodeId or nodeIdRef/nodeIdSelector, not both: a reference fills nodeId in",optionalOldSelf=true
 // +kubebuilder:validation:XValidation:rule="(!has(self.nodeIdRef) || !has(self.nodeIdRef.__namespace__)) && (!has(self.nodeIdSelector) || !has(self.nodeIdSelector.__namespace__))",message="nodeIdRef and nodeIdSelector resolve in the StorageNodeOps' own namespace: leave their namespace unset"
 // +kubebuilder:validation:XValidation:rule="!has(self.shutdown) || self.type == 'Shutdown'",message="shutdown parameters are only allowed when type is Shutdown"
 // +kubebuilder:validation:XValidation:rule="!has(self.restart) || self.type == 'Restart' || self.type == 'Start'",message="restart parameters are only allowed when type is Restart or Start"

@@ -45,6 +45,12 @@ func runFor(ctx context.Context, kube client.Client, src ops.Source, cr *v1alpha
 		return ops.Run{}, err
 	}
 	desc := "StorageCluster " + cr.Spec.ForProvider.ClusterID
+	switch p := cr.Spec.ForProvider; {
+	case p.ClusterIDRef != nil && p.ClusterID == "":
+		desc = "StorageCluster " + p.ClusterIDRef.Name + " (with a backend id)"
+	case p.ClusterIDSelector != nil && p.ClusterID == "":
+		desc = "a StorageCluster matching clusterIdSelector (with a backend id)"
+	}
 	if t.Name != "" {
 		desc = "StorageCluster " + t.Name
 		cr.Status.AtProvider.ClusterName = t.Name
@@ -71,6 +77,11 @@ func specHash(cr *v1alpha1.ClusterOps) string {
 func target(ctx context.Context, kube client.Reader, cr *v1alpha1.ClusterOps) (types.NamespacedName, string, error) {
 	p := cr.Spec.ForProvider
 	if p.ClusterIDRef != nil {
+		if p.ClusterID == "" {
+			// The reference did not resolve (the StorageCluster is missing
+			// or not in the backend yet): no target yet.
+			return types.NamespacedName{}, "", nil
+		}
 		return types.NamespacedName{Namespace: cr.Namespace, Name: p.ClusterIDRef.Name}, p.ClusterID, nil
 	}
 	l := &v1alpha1.StorageClusterList{}

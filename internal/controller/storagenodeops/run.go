@@ -52,8 +52,14 @@ func runFor(ctx context.Context, kube client.Client, src ops.Source, cr *v1alpha
 		return ops.Run{}, err
 	}
 	desc := "the StorageCluster of StorageNode " + t.node.Name
-	if t.node.Name == "" {
-		desc = "the StorageCluster of node " + cr.Spec.ForProvider.NodeID
+	switch p := cr.Spec.ForProvider; {
+	case t.node.Name != "":
+	case p.NodeIDRef != nil:
+		desc = "StorageNode " + p.NodeIDRef.Name + " (with a backend id)"
+	case p.NodeID != "":
+		desc = "the StorageCluster of node " + p.NodeID
+	default:
+		desc = "a StorageNode matching nodeIdSelector (with a backend id)"
 	}
 	cr.Status.AtProvider.NodeName = t.node.Name
 	cr.Status.AtProvider.ClusterID = t.clusterID
@@ -113,6 +119,10 @@ func resolve(ctx context.Context, kube client.Reader, cr *v1alpha1.StorageNodeOp
 	}
 	if t.nodeID == "" {
 		t.nodeID = meta.GetExternalName(n)
+	}
+	if t.nodeID == "" {
+		// The StorageNode is not in the backend yet: no target yet.
+		return target{}, nil
 	}
 	np := n.Spec.ForProvider
 	t.clusterID = np.ClusterID
