@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -174,6 +175,40 @@ func TestStorageClusterDeleteWithNodes(t *testing.T) {
 	if cr.GetDeletionTimestamp() == nil {
 		t.Error("the StorageCluster lost its deletion timestamp")
 	}
+}
+
+// TestStorageClusterDeleteWaitsForItsOperation: a StorageCluster deleted
+// while an operation holds its lock is not deleted in the backend until the
+// operation finished; its condition names the operation.
+func TestStorageClusterDeleteWaitsForItsOperation(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	id, _ := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
+	h.operation("expand.yaml", "hold", func(u *unstructured.Unstructured) { waiting(h, u) })
+	h.eventually("hold to take the lock", func() (bool, string) {
+		a := h.clusterObj("demo").Status.AtProvider.ActiveOperation
+		return a != nil && a.Name == "hold", fmt.Sprintf("%+v", a)
+	})
+	cr := h.clusterObj("demo")
+	must(t, h.kube.Delete(h.ctx, cr))
+	h.eventually("the deletion to wait for the operation", func() (bool, string) {
+		if err := h.get(cr); err != nil {
+			return false, err.Error()
+		}
+		c := conditionOf(cr.Status.Conditions, xpv2.TypeSynced)
+		return c.Status == corev1.ConditionFalse && strings.Contains(c.Message, "waiting for ClusterOps hold (Expand) to finish"), c.Message
+	})
+	if n := h.sent("DELETE", "/clusters/"+id+"/", 0); n != 0 {
+		t.Errorf("DELETE of the cluster sent %d times while hold ran, want none", n)
+	}
+	hold := h.clusterOpsObj("hold")
+	h.edit(hold, func() { hold.Spec.ForProvider.Cancel = true })
+	h.waitOp("hold", v1alpha1.OperationFailed)
+	// Released, the deletion goes on (the backend refuses it while nodes
+	// are attached, which the condition then says).
+	h.eventually("the deletion to be sent", func() (bool, string) {
+		n := h.sent("DELETE", "/clusters/"+id+"/", 0)
+		return n > 0, fmt.Sprintf("%d DELETEs", n)
+	})
 }
 
 func keys(m map[string][]byte) []string {

@@ -107,3 +107,13 @@ type OperationRecord struct {
 	// +optional
 	SpecHash string `json:"specHash,omitempty"`
 }
+
+// String names the operation for messages, e.g. "ClusterOps demo-restart
+// (Restart)".
+func (r *OperationReference) String() string {
+	kind := r.Kind
+	if kind == "" {
+		kind = ClusterOpsKind
+	}
+	return kind + " " + r.Name + " (" + r.Type + ")"
+}

@@ -17,6 +17,7 @@ const (
 	errCreateCluster = "cannot create cluster"
 	errRenameCluster = "cannot rename cluster"
 	errDeleteCluster = "cannot delete cluster"
+	errLockHeld      = "waiting for %s to finish: it holds the cluster's lock, and the cluster is deleted only after it"
 	errNotEmpty      = "the backend deletes only empty clusters: delete the cluster's StorageNodes and StoragePools first " +
 		"(node records left in state removed also block deletion)"
 	errMayHaveCreated = "the create may have reached the backend; the provider adopts a cluster named %q if one appears"
@@ -113,6 +114,12 @@ func (e *external) Update(ctx context.Context, cr *v1alpha1.StorageCluster) (man
 // record exists; that refusal surfaces as a condition and the reconciler
 // retries with backoff.
 func (e *external) Delete(ctx context.Context, cr *v1alpha1.StorageCluster) (managed.ExternalDelete, error) {
+	if a := cr.Status.AtProvider.ActiveOperation; a != nil {
+		// Deleting a cluster in the middle of an operation would leave the
+		// operation's next call to a cluster on its way out; the deletion
+		// is retried once the lock is released.
+		return managed.ExternalDelete{}, errors.Errorf(errLockHeld, a)
+	}
 	err := e.api.DeleteCluster(ctx, meta.GetExternalName(cr))
 	switch {
 	case err == nil, simplyblock.IsNotFound(err):

@@ -603,6 +603,18 @@ func TestDelete(t *testing.T) {
 			args: args{cr: cluster(withExternalName(testID))},
 			want: want{err: errors.Wrap(errServer, errDeleteCluster)},
 		},
+		"WaitsForTheLockHolder": {
+			reason: "A cluster whose lock an operation holds is not deleted in the backend until the operation finished; the error names it.",
+			fields: fields{api: &fake.MockClient{
+				MockDeleteCluster: func(_ context.Context, _ string) error { return errors.New("DeleteCluster must not be called") },
+			}},
+			args: args{cr: func() *v1alpha1.StorageCluster {
+				c := cluster(withExternalName(testID))
+				c.Status.AtProvider.ActiveOperation = &v1alpha1.OperationReference{Name: "demo-restart", Type: "Restart"}
+				return c
+			}()},
+			want: want{err: errors.New("waiting for ClusterOps demo-restart (Restart) to finish: it holds the cluster's lock, and the cluster is deleted only after it")},
+		},
 	}
 
 	for name, tc := range cases {

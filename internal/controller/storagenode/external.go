@@ -29,6 +29,7 @@ const (
 	errAddNode      = "cannot add storage node"
 	errMayHaveAdded = "the add may have reached the backend; the provider adopts the node at %s if it appears"
 	errDeleteNode   = "cannot remove storage node"
+	errLockHeld     = "waiting for %s to finish on the node before removing it"
 	errRemoved      = "the node was removed in the backend; delete this StorageNode (the provider does not re-add removed nodes)"
 	nodeAddSuccess  = "Node add result: Success"
 )
@@ -168,6 +169,10 @@ func (e *external) Delete(ctx context.Context, cr *v1alpha1.StorageNode) (manage
 	id := meta.GetExternalName(cr)
 	if id == "" {
 		return managed.ExternalDelete{}, nil
+	}
+	if a := cr.Status.AtProvider.ActiveOperation; a != nil {
+		// A node operation is running on the node: its removal waits.
+		return managed.ExternalDelete{}, errors.Errorf(errLockHeld, a)
 	}
 	err := e.api.DeleteStorageNode(ctx, cr.Spec.ForProvider.ClusterID, id, simplyblock.NodeDeleteOptions{
 		ForceRemove:  cr.Spec.ForProvider.ForceRemove,

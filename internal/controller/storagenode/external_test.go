@@ -626,6 +626,16 @@ func TestDelete(t *testing.T) {
 			args: args{cr: storageNode(withExternalName(testNodeID))},
 			want: want{opts: &simplyblock.NodeDeleteOptions{}},
 		},
+		"WaitsForTheNodeOperation": {
+			reason: "A node with a node operation running on it is not removed until the operation finished; the error names it and the backend is not called.",
+			fields: fields{api: &fake.MockClient{}},
+			args: args{cr: func() *v1alpha1.StorageNode {
+				n := storageNode(withExternalName(testNodeID))
+				n.Status.AtProvider.ActiveOperation = &v1alpha1.OperationReference{Name: "node-1-restart", Type: "Restart", Kind: v1alpha1.StorageNodeOpsKind}
+				return n
+			}()},
+			want: want{err: errors.New("waiting for StorageNodeOps node-1-restart (Restart) to finish on the node before removing it")},
+		},
 		"Refused": {
 			reason: "The backend's plain-text 500 refusal is returned wrapped so it surfaces as a condition.",
 			fields: fields{api: &fake.MockClient{
