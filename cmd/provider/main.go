@@ -62,6 +62,10 @@ func main() {
 		app            = kingpin.New("provider", "Crossplane provider for simplyblock storage clusters.").DefaultEnvars()
 		debug          = app.Flag("debug", "Run with debug logging.").Short('d').Bool()
 		leaderElection = app.Flag("leader-election", "Use leader election for the controller manager.").Short('l').Default("false").Envar("LEADER_ELECTION").Bool()
+		leNamespace    = app.Flag("leader-election-namespace", "Namespace of the leader-election lease; in a pod it defaults to the pod's namespace, outside one it is required.").Default("").Envar("LEADER_ELECTION_NAMESPACE").String()
+		leLease        = app.Flag("leader-election-lease-duration", "How long a replica waits after the leader's last renewal before it takes over (after a crash). A leader that stops gracefully releases the lease at once.").Default("12s").Duration()
+		leRenew        = app.Flag("leader-election-renew-deadline", "How long the leader keeps trying to renew before it gives up leading.").Default("8s").Duration()
+		leRetry        = app.Flag("leader-election-retry-period", "How often replicas try to take or renew the lease.").Default("2s").Duration()
 
 		syncInterval     = app.Flag("sync", "How often all resources are re-listed from the API server to catch missed events.").Short('s').Default("1h").Duration()
 		pollInterval     = app.Flag("poll", "How often a steady-state resource is checked against the simplyblock control plane for drift.").Default("1m").Duration()
@@ -107,9 +111,15 @@ func main() {
 		HealthProbeBindAddress:     *healthAddr,
 		LeaderElection:             *leaderElection,
 		LeaderElectionID:           "crossplane-leader-election-provider-simplyblock",
+		LeaderElectionNamespace:    *leNamespace,
 		LeaderElectionResourceLock: resourcelock.LeasesResourceLock,
-		LeaseDuration:              ptrDuration(60 * time.Second),
-		RenewDeadline:              ptrDuration(50 * time.Second),
+		// The guard's intent write (optimistic concurrency) fences a deposed
+		// leader, so the lease can be short; a graceful stop (a rolling
+		// update's SIGTERM) releases it, and main returns right after.
+		LeaseDuration:                 leLease,
+		RenewDeadline:                 leRenew,
+		RetryPeriod:                   leRetry,
+		LeaderElectionReleaseOnCancel: true,
 	})
 	kingpin.FatalIfError(err, "cannot create controller manager")
 	kingpin.FatalIfError(apis.AddToScheme(mgr.GetScheme()), "cannot add simplyblock APIs to scheme")
@@ -195,4 +205,3 @@ func servePprof(addr string, log logging.Logger) {
 	}
 }
 
-func ptrDuration(d time.Duration) *time.Duration { return &d }
