@@ -204,4 +204,3 @@ func servePprof(addr string, log logging.Logger) {
 		log.Info("pprof server stopped", "error", err)
 	}
 }
-

@@ -17,6 +17,7 @@ limitations under the License.
 package clusterops
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
@@ -65,12 +66,7 @@ var opTypes = map[v1alpha1.ClusterOperationType]opType{
 
 // Types lists the ClusterOps types, sorted.
 func Types() []v1alpha1.ClusterOperationType {
-	out := make([]v1alpha1.ClusterOperationType, 0, len(opTypes))
-	for t := range opTypes {
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(opTypes))
 }
 
 // Plan returns the steps of an operation with params on cluster clusterID

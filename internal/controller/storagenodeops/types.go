@@ -17,6 +17,7 @@ limitations under the License.
 package storagenodeops
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
@@ -53,12 +54,7 @@ var opTypes = map[v1alpha1.StorageNodeOperationType]opType{
 
 // Types lists the StorageNodeOps types, sorted.
 func Types() []v1alpha1.StorageNodeOperationType {
-	out := make([]v1alpha1.StorageNodeOperationType, 0, len(opTypes))
-	for t := range opTypes {
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(opTypes))
 }
 
 // Plan returns the steps of an operation with params on node nodeID of
