@@ -19,6 +19,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
@@ -381,7 +382,7 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 	}
 
 	// The step's call has not been sent.
-	if pol.Cancel && (st.Attempts == 0 || step.Cancellable) {
+	if pol.Cancel && (nothingTookEffect(st) || step.Cancellable) {
 		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonCancelled,
 			fmt.Sprintf("cancelled before %s; nothing more was sent to the backend", step.Name))
 	}
@@ -615,6 +616,22 @@ func decideAfter(st *v1alpha1.OperationStatus) time.Time {
 		t = t.Add(time.Second)
 	}
 	return t
+}
+
+// nothingTookEffect reports that the operation is at its first step and
+// every call it sent was refused or failed before the backend acted (for
+// example refused for now while a migration runs): cancelling it leaves the
+// target as it was.
+func nothingTookEffect(st *v1alpha1.OperationStatus) bool {
+	if st.Step != 0 || st.Guard != nil || int64(len(st.Calls)) != st.Attempts {
+		return st.Attempts == 0
+	}
+	for _, c := range st.Calls {
+		if r, _, _ := strings.Cut(c.Result, ":"); r != callRetryable.String() && r != callRejected.String() && r != callRefusedForNow.String() {
+			return false
+		}
+	}
+	return true
 }
 
 func orDefault(s, def string) string {

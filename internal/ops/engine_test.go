@@ -459,6 +459,19 @@ func TestEngineObserve(t *testing.T) {
 				message: "sending it again is harmless", lock: op1Lock,
 			},
 		},
+		"CancelWhileRefusedForNow": {
+			reason: "An operation whose only call so far was refused for now (nothing took effect) can still be cancelled while it waits.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute,
+				op: operation(holding(0), cancelled(), withOpStatus(func(st *v1alpha1.OperationStatus) {
+					st.Attempts, st.StepAttempts = 1, 1
+					st.Calls = []v1alpha1.BackendCall{{Method: "POST", Path: "/clusters/c1/activate", StatusCode: 409, Result: "RefusedForNow: Migration task found", Attempt: 1, Step: "activate", Time: *at(30 * time.Second)}}
+				}))},
+			want: want{
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonCancelled, time.Minute, withProgress(prog(0, 1, "activate"))),
+				message: "cancelled before activate; nothing more was sent to the backend",
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonCancelled, time.Minute)},
+			},
+		},
 		"AmbiguousResendsOnlyAfterTheHoldLimit": {
 			reason: "A harmless repeat is sent only once the backend can no longer apply the original: within the hold limit it keeps looking for evidence.",
 			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), now: time.Minute + 2*time.Second,
