@@ -99,11 +99,20 @@ func TestHealth(t *testing.T) {
 		want   health
 	}{
 		// ClusterOps: health follows status.atProvider.phase.
-		"ClusterOpsUnresolvedReference": {
-			reason: "An operation the provider cannot reconcile (its clusterIdRef names no StorageCluster) is Degraded with the Synced message.",
-			args:   args{fixture: "clusterops-unresolved-reference.yaml"},
+		"ClusterOpsWaitingForTarget": {
+			reason: "An operation whose clusterIdRef names no StorageCluster (yet) waits for it, Progressing, until its precondition timeout.",
+			args:   args{fixture: "clusterops-pending-waiting-for-target.yaml"},
+			want: health{Status: "Progressing",
+				Message: "WaitingForTarget: waiting for StorageCluster missing (with a backend id) to exist"},
+		},
+		"ClusterOpsNotPickedUp": {
+			reason: "An operation the provider cannot reconcile before the engine ran (no phase yet, Synced=False) is Degraded with the Synced message.",
+			args: args{fixture: "clusterops-pending-waiting-for-target.yaml", mutate: func(t *testing.T, u *unstructured.Unstructured) {
+				unstructured.RemoveNestedField(u.Object, "status", "atProvider")
+				setCondition(t, u, "Synced", "False", "ReconcileError", "cannot get the ProviderConfig: providerconfigs.simplyblock.m.crossplane.io \"sim\" not found")
+			}},
 			want: health{Status: "Degraded",
-				Message: `cannot resolve references: mg.Spec.ForProvider.ClusterID: cannot get referenced resource: StorageCluster.simplyblock.m.crossplane.io "missing" not found`},
+				Message: `cannot get the ProviderConfig: providerconfigs.simplyblock.m.crossplane.io "sim" not found`},
 		},
 		"ClusterOpsPendingWaitingForPrecondition": {
 			reason: "An operation holding the lock while it waits for its precondition is Progressing and says what it waits for.",

@@ -189,12 +189,12 @@ func TestArgoCDFixtures(t *testing.T) {
 		h := newHarness(t, harnessOptions{})
 		h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
 
-		// Just created, not yet picked up: a reference that does not resolve.
+		// A reference that does not resolve: the operation waits for its
+		// target (until its precondition timeout).
 		h.operation("rebalance.yaml", "orphan-rebalance", onCluster(h, "missing"))
 		orphan := h.clusterOpsObj("orphan-rebalance")
-		h.await("clusterops-unresolved-reference", orphan, "orphan-rebalance to fail resolving its reference", func() (bool, string) {
-			ok, desc := condIs(orphan.GetCondition(xpv2.TypeSynced), corev1.ConditionFalse, xpv2.ReasonReconcileError)
-			return ok && orphan.Status.AtProvider.Phase == "" && strings.Contains(orphan.GetCondition(xpv2.TypeSynced).Message, "missing"), desc
+		h.await("clusterops-pending-waiting-for-target", orphan, "orphan-rebalance to wait for its StorageCluster", func() (bool, string) {
+			return opIs(orphan.Status.AtProvider.OperationStatus, v1alpha1.OperationPending, "WaitingForTarget")
 		})
 
 		// An Expand holding the cluster's lock, waiting for nodes that never come.

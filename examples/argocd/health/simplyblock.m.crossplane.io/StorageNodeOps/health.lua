@@ -13,7 +13,7 @@
 --                                                  progress counts nodes (unit)
 --   not picked up yet              -> Progressing; Degraded with the Synced message
 --                                     when the provider cannot reconcile it (for
---                                     example a reference that does not resolve)
+--                                     example a missing ProviderConfig)
 --   unfinished and paused          -> Suspended
 --     (crossplane.io/paused)
 --   Running/AwaitingConfirmation   -> Suspended    "<reason>: <message>": a call's
