@@ -227,8 +227,11 @@ func TestArgoCDFixtures(t *testing.T) {
 		}
 
 		// Deleted by its TTL and re-created (as Argo CD does): not run again.
+		// The TTL is long enough for the re-created one to be recorded before
+		// the TTL deletes it too (this writes a fixture; the lifecycle test
+		// asserts the same by its event).
 		ttl := func(u *unstructured.Unstructured) {
-			h.setField(u, int64(1), "spec", "forProvider", "ttlSecondsAfterFinished")
+			h.setField(u, int64(5), "spec", "forProvider", "ttlSecondsAfterFinished")
 		}
 		h.operation("rebalance.yaml", "demo-rebalance-once", ttl)
 		first := h.waitOp("demo-rebalance-once", v1alpha1.OperationSucceeded)
