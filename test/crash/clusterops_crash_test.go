@@ -270,12 +270,7 @@ func confirmResend(t *testing.T, c *crashCase) bool {
 	if err != nil {
 		return false
 	}
-	m := resendToken.FindStringSubmatch(field(u, "status", "atProvider", "message"))
-	if m == nil || field(u, "spec", "forProvider", "confirmResend") == m[1] {
-		return false
-	}
-	setField(t, u, m[1], "spec", "forProvider", "confirmResend")
-	return suite.kube.Update(ctxBgnd, u) == nil
+	return confirm(t, u)
 }
 
 var resendToken = regexp.MustCompile(`confirmResend to "([0-9]+/[0-9]+)"`)
