@@ -24,6 +24,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/pkg/errors"
 	kerrors "k8s.io/apimachinery/pkg/api/equality"
@@ -196,6 +197,7 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 	if isTerminal(st.Phase) {
 		return false, e.observeFinished(ctx, r)
 	}
+	deleted, before := meta.WasDeleted(o), st.Message
 	if st.SpecHash == "" {
 		st.SpecHash = r.SpecHash
 	}
@@ -216,6 +218,9 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		}
 	}
 	if t == nil {
+		if deleted {
+			return false, nil // nothing to release or record: Released lets it go
+		}
 		if limit := preconditionTimeout(pol); now.Sub(o.GetCreationTimestamp().Time) > limit {
 			return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonTargetNotFound,
 				fmt.Sprintf("%s does not exist %s after the operation was created (preconditionTimeoutSeconds); nothing was sent to the backend", r.TargetDescription, limit))
@@ -241,8 +246,8 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		if twin := TwinOf(hist, o, r.SpecHash); twin != nil {
 			st.CompletedAt = &metav1.Time{Time: now}
 			setPhase(st, twin.Phase, ReasonAlreadyCompleted,
-				"an operation with this name and spec already ran (uid %s, %s: %s); it is not run again, use a new name to run it again",
-				twin.UID, twin.Phase, twin.Reason)
+				"an operation with this name and spec already ran (uid %s, %s); it is not run again, use a new name to run it again",
+				twin.UID, outcomeOf(twin))
 			e.record(o, event.Normal(ReasonAlreadyCompleted, st.Message))
 			return false, nil
 		}
@@ -256,6 +261,9 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		st.StartedAt = nil // lost the lock before doing anything: queue again
 	}
 
+	if deleted && !holds {
+		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeleted, "deleted while queued; nothing was sent to the backend")
+	}
 	if pol.Cancel && !holds {
 		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonCancelled, "cancelled while queued; nothing was sent to the backend")
 	}
@@ -281,7 +289,11 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		st.QueuePosition = nil
 		setPhase(st, v1alpha1.OperationPending, ReasonWaitingForPrecond, "holds the lock on %s; checking preconditions", r.TargetDescription)
 	}
-	return e.run(ctx, r, now)
+	due, err := e.run(ctx, r, now)
+	if err == nil && deleted && !isTerminal(st.Phase) {
+		e.noteStopping(r, before)
+	}
+	return due, err
 }
 
 // queue computes the operation's place in its target's queue and takes the
@@ -382,9 +394,8 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 	}
 
 	// The step's call has not been sent.
-	if pol.Cancel && (nothingTookEffect(st) || step.Cancellable) {
-		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonCancelled,
-			fmt.Sprintf("cancelled before %s; nothing more was sent to the backend", step.Name))
+	if stopRequested(o) && (nothingTookEffect(st) || step.SafePoint) {
+		return false, e.stop(ctx, r, step)
 	}
 	if st.NextAttemptAt != nil {
 		if now.Before(st.NextAttemptAt.Time) {
@@ -526,7 +537,7 @@ func (e *Engine) watch(ctx context.Context, r Run, step Step, snap *Snapshot, to
 	case v.Done:
 		return e.advance(ctx, r, total, ReasonCompleted, step.Name+" done")
 	default:
-		if pol.Cancel {
+		if pol.Cancel && !meta.WasDeleted(o) {
 			setPhase(st, v1alpha1.OperationRunning, ReasonInProgress,
 				"%s: %s (cancel requested: the backend call was already sent and cannot be stopped; the operation stops before its next cancellable step)", step.Name, v.Progress)
 			return nil
@@ -565,10 +576,14 @@ func (e *Engine) ask(ctx context.Context, r Run, step Step, what string, grace t
 		setPhase(st, v1alpha1.OperationRunning, ReasonInProgress, "%s: re-sending %s as confirmed (confirmResend %s)", step.Name, step.Path, token)
 		e.record(r.Object, event.Normal(ReasonResendConfirmed, st.Message))
 		return nil
-	case pol.Cancel:
+	case stopRequested(r.Object):
 		e.metrics().GuardResolutions.WithLabelValues("unknown").Inc()
+		how := "cancelled"
+		if meta.WasDeleted(r.Object) {
+			how = "deleted"
+		}
 		return e.finish(ctx, r, v1alpha1.OperationFailed, ReasonOutcomeUnknown, fmt.Sprintf(
-			"%s: cancelled while waiting for a decision: %s may or may not have reached the backend (%s); check %s", step.Name, step.Path, what, checkHint(step)))
+			"%s: %s while waiting for a decision: %s may or may not have reached the backend (%s); check %s", step.Name, how, step.Path, what, checkHint(step)))
 	}
 	before := st.Reason
 	setPhase(st, v1alpha1.OperationRunning, ReasonAwaitingConfirmation,
@@ -688,6 +703,7 @@ func (e *Engine) where(r Run) string {
 func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhase, reason, msg string) error {
 	o := r.Object
 	st := o.GetOperationStatus()
+	reason, msg = e.deletedOutcome(ctx, r, phase, reason, msg)
 	now := metav1.NewTime(e.now())
 	st.CompletedAt = &now
 	st.QueuePosition, st.NextAttemptAt = nil, nil
@@ -760,28 +776,13 @@ func (e *Engine) Released(ctx context.Context, r Run) (bool, error) {
 	return !Holds(t, r.Object) && recorded, nil
 }
 
-// Release is called when the operation object is deleted: its lock is
-// released and, if it had started and not finished, the deletion is
-// recorded in the target's history. Nothing is sent to the backend.
-func (e *Engine) Release(ctx context.Context, r Run) error {
-	o := r.Object
-	st := o.GetOperationStatus()
-	if isTerminal(st.Phase) || st.StartedAt == nil {
-		return errors.Wrap(e.Lock.Finish(ctx, r.Target, o, nil), errFinish)
+// outcomeOf summarizes a history record: "Failed: DeletedWhileRunning: …".
+func outcomeOf(r *v1alpha1.OperationRecord) string {
+	s := fmt.Sprintf("%s: %s", r.Phase, r.Reason)
+	if r.Message != "" {
+		s += ": " + r.Message
 	}
-	reason, msg := ReasonDeleted, fmt.Sprintf("deleted while %s; nothing was sent to the backend", st.Phase)
-	if st.Attempts > 0 || st.Guard != nil {
-		reason = ReasonDeletedWhileRunning
-		msg = fmt.Sprintf("deleted while %s at %s; nothing more is sent, but backend work already started continues", st.Phase, orDefault(currentOf(st), "its first step"))
-	}
-	now := metav1.NewTime(e.now())
-	rec := recordFor(o)
-	rec.Phase, rec.Reason, rec.Message, rec.CompletedAt = v1alpha1.OperationFailed, reason, msg, &now
-	if err := e.Lock.FinishIn(ctx, r.Target, r.historyKey(), o, &rec); err != nil {
-		return errors.Wrap(err, errFinish)
-	}
-	e.record(o, event.Normal(event.Reason(reason), msg))
-	return nil
+	return s
 }
 
 func currentOf(st *v1alpha1.OperationStatus) string {

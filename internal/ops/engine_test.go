@@ -310,7 +310,7 @@ func TestEngineObserve(t *testing.T) {
 		"CancelledAtCancellableStep": {
 			reason: "After a call was sent, cancel stops the operation before the next cancellable step.",
 			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: 5 * time.Minute,
-				steps: []Step{testStep(), testStep(func(s *Step) { s.Name, s.Cancellable = "second", true })},
+				steps: []Step{testStep(), testStep(func(s *Step) { s.Name, s.SafePoint = "second", true })},
 				op: operation(holding(0), cancelled(), withOpStatus(func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Step, st.Attempts = v1alpha1.OperationRunning, 1, 1
 				}))},
@@ -318,6 +318,84 @@ func TestEngineObserve(t *testing.T) {
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonCancelled, 5*time.Minute, withProgress(prog(1, 2, "second"))),
 				message: "cancelled before second",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonCancelled, 5*time.Minute)},
+			},
+		},
+		"DeletedWhileQueued": {
+			reason: "A deleted operation that never left the queue ends at once, leaves no record and another's lock alone.",
+			args:   args{cluster: storageCluster(lockedBy(op0Lock)), others: []client.Object{op0}, op: operation(deletedAt(time.Minute)), now: 2 * time.Minute},
+			want: want{
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeleted, 2*time.Minute, func(st *v1alpha1.OperationStatus) { st.StartedAt, st.SpecHash = nil, testHash }),
+				message: "deleted while queued; nothing was sent to the backend", lock: op0Lock,
+			},
+		},
+		"DeletedBeforeSending": {
+			reason: "A deleted operation that holds the lock but sent nothing stops at once: the lock is released and the record says Deleted.",
+			args:   args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), deletedAt(time.Minute)), now: 2 * time.Minute},
+			want: want{
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeleted, 2*time.Minute, withProgress(prog(0, 1, "activate"))),
+				message: "deleted while Pending; nothing was sent to the backend",
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonDeleted, 2*time.Minute)},
+			},
+		},
+		"DeletedWhileItsCallRuns": {
+			reason: "A deleted operation whose call was sent keeps the lock and follows the step; its message says where it will stop.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute), deletedAt(2*time.Minute)), now: 3 * time.Minute,
+				backend: &backend{status: sb.ClusterInActivation}},
+			want: want{
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Guard.EvidenceSeen = true
+					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonInProgress, prog(0, 1, "activate")
+				},
+				message: "deleted: stops after its last step, activate, then goes away; now: activate: the cluster is in_activation", lock: op1Lock,
+			},
+		},
+		"DeletedStopsAtSafePoint": {
+			reason: "A deleted operation stops before a safe-point step, recording DeletedWhileRunning with how far it got and the backend's state.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: 5 * time.Minute,
+				steps: []Step{testStep(), testStep(func(s *Step) { s.Name, s.SafePoint = "second", true })},
+				op: operation(holding(0), deletedAt(4*time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Step, st.Attempts = v1alpha1.OperationRunning, 1, 1
+				}))},
+			want: want{
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeletedWhileRunning, 5*time.Minute, withProgress(prog(1, 2, "second"))),
+				message: "deleted while Running: stopped at a safe point, before second (1 of 2 steps done); StorageCluster demo was left with cluster unready",
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonDeletedWhileRunning, 5*time.Minute)},
+			},
+		},
+		"DeletedSendsStepThatCompletesThePrevious": {
+			reason: "A deleted operation whose next step is no safe point (a start after a shutdown) still sends its call, guarded as ever.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: 5 * time.Minute,
+				steps: []Step{testStep(), testStep(func(s *Step) { s.Name = "second" })},
+				op: operation(holding(0), deletedAt(4*time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Step, st.Attempts = v1alpha1.OperationRunning, 1, 1
+				}))},
+			want: want{
+				trigger: true, persisted: true,
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Reason, st.Progress = ReasonInProgress, prog(1, 2, "second")
+				},
+				message: "deleted: stops after its last step, second, then goes away; now: second: sending " + testPath, lock: op1Lock,
+			},
+		},
+		"DeletedFinishesItsLastStep": {
+			reason: "A deleted operation that finishes its last step on its way out records it as DeletedWhileRunning, phase Succeeded, with the backend's state.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute), deletedAt(2*time.Minute)), now: 3 * time.Minute,
+				backend: &backend{status: sb.ClusterActive}},
+			want: want{
+				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonDeletedWhileRunning, 3*time.Minute, withProgress(prog(1, 1, "")), evidenceSeen),
+				message: "deleted while Running: finished its last step before going away (activate done); StorageCluster demo was left with cluster active",
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonDeletedWhileRunning, 3*time.Minute)},
+			},
+		},
+		"DeletedWhileAwaitingConfirmation": {
+			reason: "A deleted operation waiting for a re-send decision gives up like a cancel: the outcome stays unknown.",
+			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
+				op:    operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute), deletedAt(time.Minute)),
+				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerAsks })}},
+			want: want{
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second, withProgress(prog(0, 1, "activate"))),
+				message: "deleted while waiting for a decision",
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second)},
 			},
 		},
 		"DeadlineExceeded": {
@@ -1248,75 +1326,6 @@ func TestEngineTrigger(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestEngineRelease(t *testing.T) {
-	op1Lock := lockOf(operation(), v1alpha1.OperationPending)
-	other := &v1alpha1.OperationReference{Name: "op0", UID: "uid-0"}
-	now := 5 * time.Minute
-	cases := map[string]struct {
-		reason  string
-		cluster *v1alpha1.StorageCluster
-		op      *v1alpha1.ClusterOps
-		want    releaseWant
-	}{
-		"DeletedWhileQueued": {
-			reason:  "An operation deleted while queued leaves no record and another's lock alone.",
-			cluster: storageCluster(lockedBy(other)),
-			op:      operation(),
-			want:    releaseWant{lock: other},
-		},
-		"DeletedBeforeSending": {
-			reason:  "An operation deleted after it took the lock but before any call releases it and is recorded as Deleted.",
-			cluster: storageCluster(lockedBy(op1Lock)),
-			op:      operation(holding(0)),
-			want: releaseWant{history: []v1alpha1.OperationRecord{{Name: "op1", UID: "uid-1", Type: "Activate", Phase: v1alpha1.OperationFailed,
-				Reason: ReasonDeleted, StartedAt: at(0), CompletedAt: at(now), SpecHash: testHash}}, message: "deleted while Pending; nothing was sent to the backend"},
-		},
-		"DeletedWhileRunning": {
-			reason:  "An operation deleted after it sent a call is recorded as DeletedWhileRunning, naming where it was.",
-			cluster: storageCluster(lockedBy(op1Lock)),
-			op:      operation(sent(time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) { st.Progress = prog(0, 1, "activate") })),
-			want: releaseWant{history: []v1alpha1.OperationRecord{{Name: "op1", UID: "uid-1", Type: "Activate", Phase: v1alpha1.OperationFailed,
-				Reason: ReasonDeletedWhileRunning, StartedAt: at(0), CompletedAt: at(now), SpecHash: testHash}}, message: "deleted while Running at activate"},
-		},
-		"DeletedAfterFinishing": {
-			reason:  "A finished operation that is deleted only releases a lock it may still hold; its record exists already.",
-			cluster: storageCluster(lockedBy(op1Lock), withHistory(rec(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute))),
-			op:      operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute)),
-			want:    releaseWant{history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute)}},
-		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			kube := newKube(t, nil, tc.cluster, tc.op)
-			b := &backend{}
-			o := getOp(t, kube, "op1")
-			if err := newEngine(kube, &clock{now: t0.Add(now)}).Release(context.Background(), runOf(kube, o, b.api(), testStep())); err != nil {
-				t.Fatalf("\n%s\nRelease(...): %v", tc.reason, err)
-			}
-			if b.reads != 0 || len(b.sentCalls()) != 0 {
-				t.Errorf("\n%s\nRelease(...) used the backend", tc.reason)
-			}
-			c := getCluster(t, kube)
-			if diff := cmp.Diff(tc.want.lock, c.Status.AtProvider.ActiveOperation); diff != "" {
-				t.Errorf("\n%s\nRelease(...): lock: -want, +got:\n%s", tc.reason, diff)
-			}
-			if diff := cmp.Diff(tc.want.history, c.Status.AtProvider.OperationHistory, ignoreMessages); diff != "" {
-				t.Errorf("\n%s\nRelease(...): history: -want, +got:\n%s", tc.reason, diff)
-			}
-			if h := c.Status.AtProvider.OperationHistory; tc.want.message != "" && (len(h) == 0 || !strings.Contains(h[len(h)-1].Message, tc.want.message)) {
-				t.Errorf("\n%s\nRelease(...): history %+v, want the last record's message to contain %q", tc.reason, h, tc.want.message)
-			}
-		})
-	}
-}
-
-// releaseWant is the target state after Release.
-type releaseWant struct {
-	lock    *v1alpha1.OperationReference
-	history []v1alpha1.OperationRecord
-	message string
 }
 
 func TestEngineReleased(t *testing.T) {

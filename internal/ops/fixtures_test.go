@@ -103,6 +103,14 @@ func cancelled() opModifier {
 	return func(o *v1alpha1.ClusterOps) { o.Spec.ForProvider.Cancel = true }
 }
 
+// deletedAt is an operation deleted at t0+d (its finalizer keeps it).
+func deletedAt(d time.Duration) opModifier {
+	return func(o *v1alpha1.ClusterOps) {
+		o.SetDeletionTimestamp(at(d))
+		o.SetFinalizers([]string{"finalizer.managedresource.crossplane.io"})
+	}
+}
+
 func withPolicy(f func(p *v1alpha1.OperationPolicy)) opModifier {
 	return func(o *v1alpha1.ClusterOps) { f(&o.Spec.ForProvider.OperationPolicy) }
 }
@@ -215,8 +223,7 @@ func (c *clock) Advance(d time.Duration) {
 
 func newLock(kube client.Client) *Lock {
 	return &Lock{Kube: kube, Reader: kube,
-		NewTarget: func() Target { return &v1alpha1.StorageCluster{} },
-		NewHolder: func() Object { return &v1alpha1.ClusterOps{} }}
+		NewTarget: func() Target { return &v1alpha1.StorageCluster{} }}
 }
 
 func newEngine(kube client.Client, clk *clock) *Engine {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/pkg/errors"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -127,6 +128,10 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 		BaselineStatus: step.baseline(snap), BaselineEvent: snap.LatestEventID(),
 	}
 	setPhase(st, v1alpha1.OperationRunning, ReasonTriggering, "sending %s", step.Path)
+	deleted := meta.WasDeleted(o)
+	if deleted {
+		markStopping(st, steps)
+	}
 	o.SetConditions(withTime(conditionFor(st)))
 	if err := e.Kube.Status().Update(ctx, o); err != nil {
 		return errors.Wrap(err, errRecordIntent)
@@ -140,6 +145,8 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 		// A refusal ends the operation. Releasing the lock may fail here;
 		// Observe of the finished operation releases it then.
 		_ = e.finish(ctx, r, st.Phase, st.Reason, st.Message)
+	} else if deleted {
+		markStopping(st, steps)
 	}
 	if err := e.persistStatus(ctx, o); err != nil {
 		return errors.Wrap(err, errRecordOutcome)

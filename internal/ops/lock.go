@@ -64,10 +64,6 @@ type Lock struct {
 	NewHistory func() Target
 	// Kind is the kind of the operations taking this lock, recorded in it.
 	Kind string
-	// NewHolder returns an empty operation object of this lock's kind;
-	// Holders, by kind, those of other kinds that share the lock.
-	NewHolder func() Object
-	Holders   map[string]func() Object
 }
 
 func (l *Lock) refTo(o Object) *v1alpha1.OperationReference {
@@ -82,11 +78,13 @@ func (l *Lock) newHistory() Target {
 	return l.NewTarget()
 }
 
-func (l *Lock) newHolder(kind string) Object {
-	if n, ok := l.Holders[kind]; ok && kind != "" {
-		return n()
+// newOperation returns an empty operation of kind: a StorageNodeOps, or
+// else a ClusterOps (the kinds that take a StorageCluster's lock).
+func newOperation(kind string) Object {
+	if kind == v1alpha1.StorageNodeOpsKind {
+		return &v1alpha1.StorageNodeOps{}
 	}
-	return l.NewHolder()
+	return &v1alpha1.ClusterOps{}
 }
 
 // getTarget reads the target through the cache.
@@ -106,10 +104,15 @@ func Holds(t Target, o Object) bool {
 
 // holderGone reports whether the operation named in a lock no longer needs
 // it: it was deleted (or re-created under a new UID), or it finished
-// without releasing (a crash between finishing and releasing).
-func (l *Lock) holderGone(ctx context.Context, ns string, ref *v1alpha1.OperationReference) (bool, error) {
-	h := l.newHolder(ref.Kind)
-	err := l.Reader.Get(ctx, types.NamespacedName{Namespace: ns, Name: ref.Name}, h)
+// without releasing (a crash between finishing and releasing). A lock
+// written before locks named their kind is of defaultKind.
+func holderGone(ctx context.Context, r client.Reader, ns string, ref *v1alpha1.OperationReference, defaultKind string) (bool, error) {
+	kind := ref.Kind
+	if kind == "" {
+		kind = defaultKind
+	}
+	h := newOperation(kind)
+	err := r.Get(ctx, types.NamespacedName{Namespace: ns, Name: ref.Name}, h)
 	if kerrors.IsNotFound(err) {
 		return true, nil
 	}
@@ -129,7 +132,7 @@ func (l *Lock) Acquire(ctx context.Context, t Target, o Object) (bool, string, e
 	}
 	takenOver := ""
 	if cur != nil {
-		gone, err := l.holderGone(ctx, t.GetNamespace(), cur)
+		gone, err := holderGone(ctx, l.Reader, t.GetNamespace(), cur, l.Kind)
 		if err != nil || !gone {
 			return false, "", err
 		}
@@ -144,6 +147,21 @@ func (l *Lock) Acquire(ctx context.Context, t Target, o Object) (bool, string, e
 		return false, "", errors.Wrap(err, errUpdateTarget)
 	}
 	return true, takenOver, nil
+}
+
+// RunningHolder returns the operation holding t's lock while it still
+// runs; nil when the lock is free or its holder is gone (a stale lock the
+// next operation takes over). r should read from the API server.
+func RunningHolder(ctx context.Context, r client.Reader, t Target) (*v1alpha1.OperationReference, error) {
+	a := t.GetActiveOperation()
+	if a == nil {
+		return nil, nil
+	}
+	gone, err := holderGone(ctx, r, t.GetNamespace(), a, v1alpha1.ClusterOpsKind)
+	if err != nil || gone {
+		return nil, err
+	}
+	return a, nil
 }
 
 // Finish releases o's lock on the target (if o holds it) and appends rec to

@@ -21,11 +21,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/pkg/errors"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/simplyblock/provider-simplyblock/internal/providerconfig"
@@ -40,7 +42,10 @@ import (
 //     backend call is due;
 //   - Create sends that call under the write-ahead guard;
 //   - Update never runs (an operation is always "up to date");
-//   - Delete releases the lock and records the deletion.
+//   - a deleted operation runs on to its next safe point: Observe advances
+//     it and reports it gone once it stopped and released its lock, and
+//     Delete sends a call that is due on the way (docs/operations-engine.md,
+//     "Stopping").
 
 const (
 	errTrackUsage = "cannot track ProviderConfig usage"
@@ -90,6 +95,9 @@ type External[T Managed] struct {
 	engine *Engine
 	source Source
 	run    RunFunc[T]
+	// callDue is set by Observe of a deleted operation whose next call is
+	// due on its way to a safe point; Delete sends it.
+	callDue bool
 }
 
 // Observe advances the operation and says whether a backend call is due.
@@ -99,8 +107,7 @@ func (e *External[T]) Observe(ctx context.Context, o T) (managed.ExternalObserva
 		return managed.ExternalObservation{}, err
 	}
 	if meta.WasDeleted(o) {
-		released, err := e.engine.Released(ctx, r)
-		return managed.ExternalObservation{ResourceExists: !released, ResourceUpToDate: true}, err
+		return e.observeDeleted(ctx, r, o)
 	}
 	due, err := e.engine.Observe(ctx, r)
 	if err != nil {
@@ -123,14 +130,44 @@ func (e *External[T]) Update(_ context.Context, _ T) (managed.ExternalUpdate, er
 	return managed.ExternalUpdate{}, nil
 }
 
-// Delete releases the lock of a deleted operation and records it in its
-// history. Nothing is sent to the backend.
+// observeDeleted advances a deleted operation toward its next safe point.
+// It reports the operation gone once it finished and released its lock.
+func (e *External[T]) observeDeleted(ctx context.Context, r Run, o T) (managed.ExternalObservation, error) {
+	if IsTerminal(o) {
+		if err := e.engine.observeFinished(ctx, r); err != nil {
+			return managed.ExternalObservation{}, err
+		}
+	} else {
+		due, err := e.engine.Observe(ctx, r)
+		if err != nil {
+			return managed.ExternalObservation{}, err
+		}
+		if due {
+			e.callDue = true
+			return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
+		}
+		if IsTerminal(o) {
+			// Finishing released the lock and wrote the record.
+			return managed.ExternalObservation{ResourceExists: false, ResourceUpToDate: true}, nil
+		}
+	}
+	// While it runs, Delete does nothing and the reconciler writes the
+	// status.
+	released, err := e.engine.Released(ctx, r)
+	return managed.ExternalObservation{ResourceExists: !released, ResourceUpToDate: true}, err
+}
+
+// Delete sends the call a deleted operation needs on its way to its next
+// safe point, under the guard; otherwise it does nothing.
 func (e *External[T]) Delete(ctx context.Context, o T) (managed.ExternalDelete, error) {
+	if !e.callDue {
+		return managed.ExternalDelete{}, nil
+	}
 	r, err := e.run(ctx, e.kube, e.source, o)
 	if err != nil {
 		return managed.ExternalDelete{}, err
 	}
-	return managed.ExternalDelete{}, e.engine.Release(ctx, r)
+	return managed.ExternalDelete{}, e.engine.Trigger(ctx, r)
 }
 
 // Disconnect does nothing; clients are shared.
@@ -159,6 +196,26 @@ func ReconcilerOptions[T Managed](c *Connector[T], s Settings) []managed.Reconci
 		managed.WithCreationGracePeriod(0),
 		managed.WithReferenceResolver(targetResolver{kube: c.Kube}),
 	}
+}
+
+// Recorder is the managed reconciler's event recorder for operations. It
+// drops the reconciler's "Successfully requested deletion of external
+// resource", which for a deleted operation on its way to a safe point would
+// repeat at every reconcile and mean nothing; the engine's Stopping event
+// says what happens.
+func Recorder(r event.Recorder) event.Recorder { return withoutDeleteRequests{r} }
+
+type withoutDeleteRequests struct{ event.Recorder }
+
+func (r withoutDeleteRequests) Event(o runtime.Object, e event.Event) {
+	if e.Reason == "DeletedExternalResource" {
+		return
+	}
+	r.Recorder.Event(o, e)
+}
+
+func (r withoutDeleteRequests) WithAnnotations(keysAndValues ...string) event.Recorder {
+	return withoutDeleteRequests{r.Recorder.WithAnnotations(keysAndValues...)}
 }
 
 // A targetResolver resolves an operation's references like crossplane-

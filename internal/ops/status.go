@@ -56,6 +56,9 @@ const (
 	// ReasonRefusedForNow: the backend refused the call for a reason that
 	// passes (a migration, a peer restarting); it is sent again later.
 	ReasonRefusedForNow = "RefusedForNow"
+	// ReasonStopping (an event): the operation was deleted and stops at
+	// its next safe point.
+	ReasonStopping = "Stopping"
 )
 
 func isTerminal(p v1alpha1.OperationPhase) bool {

@@ -117,9 +117,11 @@ type Step struct {
 	Name string
 	// Needs is what the step must observe besides the cluster record.
 	Needs Needs
-	// Cancellable steps may be cancelled before their call; a
-	// NodeRollingRestart stops before its next node this way.
-	Cancellable bool
+	// SafePoint says the target is whole before this step: a cancelled or
+	// deleted operation stops here (a NodeRollingRestart before its next
+	// node); elsewhere it runs on to its next safe point or its end
+	// (docs/operations-engine.md, "Stopping").
+	SafePoint bool
 	// Timeout bounds the step from its start (0: only the operation's
 	// timeout applies).
 	Timeout time.Duration

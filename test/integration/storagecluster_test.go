@@ -211,6 +211,40 @@ func TestStorageClusterDeleteWaitsForItsOperation(t *testing.T) {
 	})
 }
 
+// TestStorageNodeDeleteWaitsForAnOperationOnItsCluster: a StorageNode is not
+// removed in the backend while an operation holds its cluster's lock (a
+// rolling restart or an upgrade would lose a node halfway); the condition
+// names the operation.
+func TestStorageNodeDeleteWaitsForAnOperationOnItsCluster(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	id, nodes := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
+	h.importNodes(id, nodes)
+	h.operation("expand.yaml", "hold", func(u *unstructured.Unstructured) { waiting(h, u) })
+	h.eventually("hold to take the lock", func() (bool, string) {
+		a := h.clusterObj("demo").Status.AtProvider.ActiveOperation
+		return a != nil && a.Name == "hold", fmt.Sprintf("%+v", a)
+	})
+	node := h.node("demo-node-3")
+	must(t, h.kube.Delete(h.ctx, node))
+	h.eventually("the removal to wait for the operation", func() (bool, string) {
+		if err := h.get(node); err != nil {
+			return false, err.Error()
+		}
+		c := conditionOf(node.Status.Conditions, xpv2.TypeSynced)
+		return c.Status == corev1.ConditionFalse && strings.Contains(c.Message, "waiting for ClusterOps hold (Expand) to finish on its StorageCluster demo"), c.Message
+	})
+	if n := h.sent("DELETE", "/storage-nodes/"+nodes[2]+"/", 0); n != 0 {
+		t.Errorf("DELETE of the node sent %d times while hold ran, want none", n)
+	}
+	hold := h.clusterOpsObj("hold")
+	h.edit(hold, func() { hold.Spec.ForProvider.Cancel = true })
+	h.waitOp("hold", v1alpha1.OperationFailed)
+	h.eventually("the removal to be sent", func() (bool, string) {
+		n := h.sent("DELETE", "/storage-nodes/"+nodes[2]+"/", 0)
+		return n > 0, fmt.Sprintf("%d DELETEs", n)
+	})
+}
+
 func keys(m map[string][]byte) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

@@ -55,7 +55,7 @@ func rollingRestartSteps(in planInput) []ops.Step {
 			s.Name = prefix + ": " + s.Name
 			s.Timeout = perNode
 			s.ProgressDone, s.ProgressTotal, s.ProgressUnit = int64(i), int64(len(in.targets)), "nodes"
-			s.Cancellable = j == 0
+			s.SafePoint = j == 0
 			out = append(out, s)
 		}
 	}

@@ -502,7 +502,7 @@ func TestRestartPlan(t *testing.T) {
 func TestRollingRestartPlan(t *testing.T) {
 	type summary struct {
 		Name        string
-		Cancellable bool
+		SafePoint   bool
 		Done, Total int64
 		Timeout     time.Duration
 		HasCall     bool
@@ -522,7 +522,7 @@ func TestRollingRestartPlan(t *testing.T) {
 				for i, n := range []string{"n1", "n2", "n3"} {
 					p := fmt.Sprintf("node %d/3 %s: ", i+1, n)
 					s = append(s,
-						summary{Name: p + "shutdown", Cancellable: true, Done: int64(i), Total: 3, Timeout: 30 * time.Minute, HasCall: true},
+						summary{Name: p + "shutdown", SafePoint: true, Done: int64(i), Total: 3, Timeout: 30 * time.Minute, HasCall: true},
 						summary{Name: p + "restart", Done: int64(i), Total: 3, Timeout: 30 * time.Minute, HasCall: true},
 						summary{Name: p + "wait for rebalancing", Done: int64(i), Total: 3, Timeout: 30 * time.Minute})
 				}
@@ -534,7 +534,7 @@ func TestRollingRestartPlan(t *testing.T) {
 			cr:      clusterOps(v1alpha1.ClusterNodeRollingRestart, rolling(v1alpha1.NodeRollingRestartParameters{PerNodeTimeoutSeconds: ptr.To[int64](60)})),
 			targets: []string{"n1"},
 			want: []summary{
-				{Name: "node 1/1 n1: shutdown", Cancellable: true, Total: 1, Timeout: time.Minute, HasCall: true},
+				{Name: "node 1/1 n1: shutdown", SafePoint: true, Total: 1, Timeout: time.Minute, HasCall: true},
 				{Name: "node 1/1 n1: restart", Total: 1, Timeout: time.Minute, HasCall: true},
 				{Name: "node 1/1 n1: wait for rebalancing", Total: 1, Timeout: time.Minute},
 			},
@@ -559,7 +559,7 @@ func TestRollingRestartPlan(t *testing.T) {
 			}()
 			got := make([]summary, 0, len(plan))
 			for _, s := range plan {
-				got = append(got, summary{Name: s.Name, Cancellable: s.Cancellable, Done: s.ProgressDone,
+				got = append(got, summary{Name: s.Name, SafePoint: s.SafePoint, Done: s.ProgressDone,
 					Total: s.ProgressTotal, Timeout: s.Timeout, HasCall: s.Call != nil})
 			}
 			if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); diff != "" {

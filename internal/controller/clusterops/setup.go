@@ -49,8 +49,6 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.Share
 		Lock: &ops.Lock{
 			NewTarget: func() ops.Target { return &v1alpha1.StorageCluster{} },
 			Kind:      v1alpha1.ClusterOpsKind,
-			NewHolder: func() ops.Object { return &v1alpha1.ClusterOps{} },
-			Holders:   map[string]func() ops.Object{v1alpha1.StorageNodeOpsKind: func() ops.Object { return &v1alpha1.StorageNodeOps{} }},
 		},
 		Run:       runFor,
 		WaitingOn: waitingOn,

@@ -83,6 +83,7 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		EvidenceGrace: s.EvidenceGrace,
 		HoldLimit:     s.HoldLimit,
 	}
+	opts = append(opts, managed.WithRecorder(ops.Recorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))))
 	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[T]{
 		Kube:    mgr.GetClient(),
 		Usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),

@@ -6,9 +6,11 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/pkg/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
 const (
@@ -17,6 +19,7 @@ const (
 	errCreateCluster = "cannot create cluster"
 	errRenameCluster = "cannot rename cluster"
 	errDeleteCluster = "cannot delete cluster"
+	errLockHolder    = "cannot check the operation holding the cluster's lock"
 	errLockHeld      = "waiting for %s to finish: it holds the cluster's lock, and the cluster is deleted only after it"
 	errNotEmpty      = "the backend deletes only empty clusters: delete the cluster's StorageNodes and StoragePools first " +
 		"(node records left in state removed also block deletion)"
@@ -33,6 +36,8 @@ const (
 // An external observes and changes one simplyblock cluster.
 type external struct {
 	api simplyblock.API
+	// locks reads lock holders (ops.RunningHolder).
+	locks client.Reader
 }
 
 // Observe reads the cluster named by the external name into atProvider. A
@@ -114,13 +119,18 @@ func (e *external) Update(ctx context.Context, cr *v1alpha1.StorageCluster) (man
 // record exists; that refusal surfaces as a condition and the reconciler
 // retries with backoff.
 func (e *external) Delete(ctx context.Context, cr *v1alpha1.StorageCluster) (managed.ExternalDelete, error) {
-	if a := cr.Status.AtProvider.ActiveOperation; a != nil {
-		// Deleting a cluster in the middle of an operation would leave the
-		// operation's next call to a cluster on its way out; the deletion
-		// is retried once the lock is released.
+	// Deleting a cluster in the middle of an operation would leave the
+	// operation's next call to a cluster on its way out; the deletion is
+	// retried once the lock is released (a lock whose holder is gone does
+	// not count).
+	a, err := ops.RunningHolder(ctx, e.locks, cr)
+	if err != nil {
+		return managed.ExternalDelete{}, errors.Wrap(err, errLockHolder)
+	}
+	if a != nil {
 		return managed.ExternalDelete{}, errors.Errorf(errLockHeld, a)
 	}
-	err := e.api.DeleteCluster(ctx, meta.GetExternalName(cr))
+	err = e.api.DeleteCluster(ctx, meta.GetExternalName(cr))
 	switch {
 	case err == nil, simplyblock.IsNotFound(err):
 		return managed.ExternalDelete{}, nil

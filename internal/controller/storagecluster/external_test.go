@@ -12,6 +12,10 @@ import (
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
 	"github.com/pkg/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	crfake "sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
@@ -551,9 +555,38 @@ func TestUpdate(t *testing.T) {
 	}
 }
 
+// lockReader is an API reader holding objs (the operations a lock may
+// name).
+func lockReader(t *testing.T, objs ...client.Object) client.Reader {
+	t.Helper()
+	s := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(s); err != nil {
+		t.Fatalf("cannot build scheme: %v", err)
+	}
+	return crfake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build()
+}
+
+// runningOp is ClusterOps name in the cluster's namespace, running.
+func runningOp(name string) *v1alpha1.ClusterOps {
+	o := &v1alpha1.ClusterOps{}
+	o.SetNamespace("storage")
+	o.SetName(name)
+	o.SetUID(types.UID(name + "-uid"))
+	o.Status.AtProvider.Phase = v1alpha1.OperationRunning
+	return o
+}
+
+func lockedBy(name string) clusterModifier {
+	return func(c *v1alpha1.StorageCluster) {
+		c.Status.AtProvider.ActiveOperation = &v1alpha1.OperationReference{Name: name, UID: types.UID(name + "-uid"), Type: "Restart", Kind: v1alpha1.ClusterOpsKind}
+	}
+}
+
 func TestDelete(t *testing.T) {
 	type fields struct {
 		api simplyblock.API
+		// operations exist in the API server.
+		operations []client.Object
 	}
 	type args struct {
 		cr *v1alpha1.StorageCluster
@@ -605,21 +638,39 @@ func TestDelete(t *testing.T) {
 		},
 		"WaitsForTheLockHolder": {
 			reason: "A cluster whose lock an operation holds is not deleted in the backend until the operation finished; the error names it.",
-			fields: fields{api: &fake.MockClient{
-				MockDeleteCluster: func(_ context.Context, _ string) error { return errors.New("DeleteCluster must not be called") },
-			}},
-			args: args{cr: func() *v1alpha1.StorageCluster {
-				c := cluster(withExternalName(testID))
-				c.Status.AtProvider.ActiveOperation = &v1alpha1.OperationReference{Name: "demo-restart", Type: "Restart"}
-				return c
-			}()},
+			fields: fields{
+				api: &fake.MockClient{
+					MockDeleteCluster: func(_ context.Context, _ string) error { return errors.New("DeleteCluster must not be called") },
+				},
+				operations: []client.Object{runningOp("demo-restart")},
+			},
+			args: args{cr: cluster(withExternalName(testID), lockedBy("demo-restart"))},
 			want: want{err: errors.New("waiting for ClusterOps demo-restart (Restart) to finish: it holds the cluster's lock, and the cluster is deleted only after it")},
+		},
+		"StaleLockDoesNotBlock": {
+			reason: "A lock whose holder no longer exists (its finalizer was removed by hand) does not keep the cluster forever.",
+			fields: fields{api: &fake.MockClient{
+				MockDeleteCluster: func(_ context.Context, _ string) error { return nil },
+			}},
+			args: args{cr: cluster(withExternalName(testID), lockedBy("gone"))},
+		},
+		"FinishedHolderDoesNotBlock": {
+			reason: "A lock whose holder finished without releasing it (a crash in between) does not block the deletion.",
+			fields: fields{
+				api: &fake.MockClient{MockDeleteCluster: func(_ context.Context, _ string) error { return nil }},
+				operations: []client.Object{func() client.Object {
+					o := runningOp("demo-restart")
+					o.Status.AtProvider.Phase = v1alpha1.OperationSucceeded
+					return o
+				}()},
+			},
+			args: args{cr: cluster(withExternalName(testID), lockedBy("demo-restart"))},
 		},
 	}
 
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			e := &external{api: tc.fields.api}
+			e := &external{api: tc.fields.api, locks: lockReader(t, tc.fields.operations...)}
 			got, err := e.Delete(context.Background(), tc.args.cr)
 			if diff := cmp.Diff(tc.want.err, err, test.EquateErrors()); diff != "" {
 				t.Errorf("\n%s\ne.Delete(...): -want error, +got error:\n%s\n", tc.reason, diff)

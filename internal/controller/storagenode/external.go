@@ -8,9 +8,13 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/pkg/errors"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
 // AnnotationAddTask records the id of the node_add task that Create queued.
@@ -29,7 +33,9 @@ const (
 	errAddNode      = "cannot add storage node"
 	errMayHaveAdded = "the add may have reached the backend; the provider adopts the node at %s if it appears"
 	errDeleteNode   = "cannot remove storage node"
-	errLockHeld     = "waiting for %s to finish on the node before removing it"
+	errLockHeld     = "waiting for %s to finish on %s before removing the node"
+	errLockHolder   = "cannot check for an operation running on the node or its cluster"
+	errGetCluster   = "cannot get the node's StorageCluster"
 	errRemoved      = "the node was removed in the backend; delete this StorageNode (the provider does not re-add removed nodes)"
 	nodeAddSuccess  = "Node add result: Success"
 )
@@ -37,6 +43,8 @@ const (
 // An external observes and changes one storage node.
 type external struct {
 	api simplyblock.API
+	// locks reads the node's StorageCluster and lock holders.
+	locks client.Reader
 }
 
 // Observe reports the node. Before the node record exists it reports the
@@ -170,11 +178,17 @@ func (e *external) Delete(ctx context.Context, cr *v1alpha1.StorageNode) (manage
 	if id == "" {
 		return managed.ExternalDelete{}, nil
 	}
-	if a := cr.Status.AtProvider.ActiveOperation; a != nil {
-		// A node operation is running on the node: its removal waits.
-		return managed.ExternalDelete{}, errors.Errorf(errLockHeld, a)
+	// An operation running on the node or its cluster (a rolling restart,
+	// an upgrade) would be left with a node on its way out: the removal
+	// waits for it.
+	a, where, err := e.runningOperation(ctx, cr)
+	if err != nil {
+		return managed.ExternalDelete{}, errors.Wrap(err, errLockHolder)
 	}
-	err := e.api.DeleteStorageNode(ctx, cr.Spec.ForProvider.ClusterID, id, simplyblock.NodeDeleteOptions{
+	if a != nil {
+		return managed.ExternalDelete{}, errors.Errorf(errLockHeld, a, where)
+	}
+	err = e.api.DeleteStorageNode(ctx, cr.Spec.ForProvider.ClusterID, id, simplyblock.NodeDeleteOptions{
 		ForceRemove:  cr.Spec.ForProvider.ForceRemove,
 		ForceMigrate: cr.Spec.ForProvider.ForceMigrate,
 	})
@@ -182,6 +196,45 @@ func (e *external) Delete(ctx context.Context, cr *v1alpha1.StorageNode) (manage
 		return managed.ExternalDelete{}, nil
 	}
 	return managed.ExternalDelete{}, errors.Wrap(err, errDeleteNode)
+}
+
+// runningOperation returns the operation running on the node (a
+// StorageNodeOps it shows) or holding its StorageCluster's lock, and which
+// of the two it is on; nil when there is none (or only a stale lock).
+func (e *external) runningOperation(ctx context.Context, cr *v1alpha1.StorageNode) (*v1alpha1.OperationReference, string, error) {
+	if a, err := ops.RunningHolder(ctx, e.locks, cr); err != nil || a != nil {
+		return a, "the node", err
+	}
+	sc, err := e.clusterOf(ctx, cr)
+	if err != nil || sc == nil {
+		return nil, "", err
+	}
+	a, err := ops.RunningHolder(ctx, e.locks, sc)
+	return a, "its StorageCluster " + sc.GetName(), err
+}
+
+// clusterOf returns the StorageCluster the node belongs to: the one its
+// reference names, or else the one in its namespace whose external name is
+// its clusterId; nil when there is none.
+func (e *external) clusterOf(ctx context.Context, cr *v1alpha1.StorageNode) (*v1alpha1.StorageCluster, error) {
+	if ref := cr.Spec.ForProvider.ClusterIDRef; ref != nil {
+		sc := &v1alpha1.StorageCluster{}
+		err := e.locks.Get(ctx, types.NamespacedName{Namespace: cr.GetNamespace(), Name: ref.Name}, sc)
+		if kerrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return sc, errors.Wrap(err, errGetCluster)
+	}
+	l := &v1alpha1.StorageClusterList{}
+	if err := e.locks.List(ctx, l, client.InNamespace(cr.GetNamespace())); err != nil {
+		return nil, errors.Wrap(err, errGetCluster)
+	}
+	for i := range l.Items {
+		if meta.GetExternalName(&l.Items[i]) == cr.Spec.ForProvider.ClusterID {
+			return &l.Items[i], nil
+		}
+	}
+	return nil, nil
 }
 
 // Disconnect does nothing: the client holds no connection state.

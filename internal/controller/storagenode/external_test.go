@@ -13,6 +13,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/pkg/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	crfake "sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
@@ -579,9 +583,50 @@ func TestUpdate(t *testing.T) {
 	}
 }
 
+// lockReader is an API reader holding objs (StorageClusters and the
+// operations their locks name).
+func lockReader(t *testing.T, objs ...client.Object) client.Reader {
+	t.Helper()
+	s := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(s); err != nil {
+		t.Fatalf("cannot build scheme: %v", err)
+	}
+	return crfake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build()
+}
+
+// lockRef names an operation of kind in a lock.
+func lockRef(kind, name string) *v1alpha1.OperationReference {
+	return &v1alpha1.OperationReference{Name: name, UID: types.UID(name + "-uid"), Type: "Restart", Kind: kind}
+}
+
+// running names o (an empty operation, so one still running) name.
+func running(o client.Object, name string) client.Object {
+	o.SetNamespace("storage")
+	o.SetName(name)
+	o.SetUID(types.UID(name + "-uid"))
+	return o
+}
+
+// clusterLockedBy is StorageCluster demo (backend cluster testClusterID)
+// whose lock ref holds.
+func clusterLockedBy(ref *v1alpha1.OperationReference) *v1alpha1.StorageCluster {
+	sc := &v1alpha1.StorageCluster{}
+	sc.SetNamespace("storage")
+	sc.SetName("demo")
+	meta.SetExternalName(sc, testClusterID)
+	sc.Status.AtProvider.ActiveOperation = ref
+	return sc
+}
+
+func withClusterRef(name string) nodeModifier {
+	return func(cr *v1alpha1.StorageNode) { cr.Spec.ForProvider.ClusterIDRef = &xpv2.NamespacedReference{Name: name} }
+}
+
 func TestDelete(t *testing.T) {
 	type fields struct {
 		api simplyblock.API
+		// objects exist in the API server.
+		objects []client.Object
 	}
 	type args struct {
 		cr *v1alpha1.StorageNode
@@ -628,13 +673,37 @@ func TestDelete(t *testing.T) {
 		},
 		"WaitsForTheNodeOperation": {
 			reason: "A node with a node operation running on it is not removed until the operation finished; the error names it and the backend is not called.",
-			fields: fields{api: &fake.MockClient{}},
+			fields: fields{api: &fake.MockClient{}, objects: []client.Object{running(&v1alpha1.StorageNodeOps{}, "node-1-restart")}},
 			args: args{cr: func() *v1alpha1.StorageNode {
 				n := storageNode(withExternalName(testNodeID))
-				n.Status.AtProvider.ActiveOperation = &v1alpha1.OperationReference{Name: "node-1-restart", Type: "Restart", Kind: v1alpha1.StorageNodeOpsKind}
+				n.Status.AtProvider.ActiveOperation = lockRef(v1alpha1.StorageNodeOpsKind, "node-1-restart")
 				return n
 			}()},
-			want: want{err: errors.New("waiting for StorageNodeOps node-1-restart (Restart) to finish on the node before removing it")},
+			want: want{err: errors.New("waiting for StorageNodeOps node-1-restart (Restart) to finish on the node before removing the node")},
+		},
+		"WaitsForAnOperationOnItsCluster": {
+			reason: "A node whose cluster's lock a running ClusterOps holds (a rolling restart) is not removed until it finished.",
+			fields: fields{api: &fake.MockClient{}, objects: []client.Object{
+				clusterLockedBy(lockRef(v1alpha1.ClusterOpsKind, "roll")), running(&v1alpha1.ClusterOps{}, "roll"),
+			}},
+			args: args{cr: storageNode(withExternalName(testNodeID), withClusterRef("demo"))},
+			want: want{err: errors.New("waiting for ClusterOps roll (Restart) to finish on its StorageCluster demo before removing the node")},
+		},
+		"FindsItsClusterByID": {
+			reason: "A node that names its cluster by id (no reference) finds the StorageCluster with that external name.",
+			fields: fields{api: &fake.MockClient{}, objects: []client.Object{
+				clusterLockedBy(lockRef(v1alpha1.ClusterOpsKind, "roll")), running(&v1alpha1.ClusterOps{}, "roll"),
+			}},
+			args: args{cr: storageNode(withExternalName(testNodeID))},
+			want: want{err: errors.New("waiting for ClusterOps roll (Restart) to finish on its StorageCluster demo before removing the node")},
+		},
+		"StaleClusterLockDoesNotBlock": {
+			reason: "A lock whose holder no longer exists does not keep the node forever.",
+			fields: fields{api: &fake.MockClient{
+				MockDeleteStorageNode: func(_ context.Context, _, _ string, _ simplyblock.NodeDeleteOptions) error { return nil },
+			}, objects: []client.Object{clusterLockedBy(lockRef(v1alpha1.ClusterOpsKind, "gone"))}},
+			args: args{cr: storageNode(withExternalName(testNodeID), withClusterRef("demo"))},
+			want: want{opts: &simplyblock.NodeDeleteOptions{}},
 		},
 		"Refused": {
 			reason: "The backend's plain-text 500 refusal is returned wrapped so it surfaces as a condition.",
@@ -662,7 +731,7 @@ func TestDelete(t *testing.T) {
 					return inner(ctx, clusterID, nodeID, opts)
 				}
 			}
-			e := &external{api: api}
+			e := &external{api: api, locks: lockReader(t, tc.fields.objects...)}
 			got, err := e.Delete(context.Background(), tc.args.cr)
 			if diff := cmp.Diff(tc.want.err, err, test.EquateErrors()); diff != "" {
 				t.Errorf("\n%s\ne.Delete(...): -want error, +got error:\n%s\n", tc.reason, diff)

@@ -33,6 +33,7 @@ func Setup(mgr ctrl.Manager, o controller.Options) error {
 			Usage:     resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),
 			NewClient: providerconfig.NewClient,
 		},
+		Locks: mgr.GetAPIReader(),
 	}))
 
 	r := managedcontroller.NewReconciler(mgr, resource.ManagedKind(v1alpha1.StorageNodeGroupVersionKind), opts...)

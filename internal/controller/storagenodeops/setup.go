@@ -53,8 +53,6 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.Share
 			NewTarget:  func() ops.Target { return &v1alpha1.StorageCluster{} },
 			NewHistory: func() ops.Target { return &v1alpha1.StorageNode{} },
 			Kind:       v1alpha1.StorageNodeOpsKind,
-			NewHolder:  func() ops.Object { return &v1alpha1.StorageNodeOps{} },
-			Holders:    map[string]func() ops.Object{v1alpha1.ClusterOpsKind: func() ops.Object { return &v1alpha1.ClusterOps{} }},
 		},
 		Run:       runFor,
 		WaitingOn: waitingOn,
