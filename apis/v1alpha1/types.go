@@ -89,16 +89,19 @@ type TLSConfig struct {
 type SecretKeySelector struct {
 	// Name of the Secret.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
 	Name string `json:"name"`
 
 	// Namespace of the Secret. Required in a ClusterProviderConfig; must be
 	// left unset in a ProviderConfig, which always reads from its own
 	// namespace.
 	// +optional
+	// +kubebuilder:validation:MaxLength=63
 	Namespace string `json:"namespace,omitempty"`
 
 	// Key within the Secret.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
 	Key string `json:"key"`
 }
 
@@ -106,16 +109,19 @@ type SecretKeySelector struct {
 type ConfigMapKeySelector struct {
 	// Name of the ConfigMap.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
 	Name string `json:"name"`
 
 	// Namespace of the ConfigMap. Required in a ClusterProviderConfig; must
 	// be left unset in a ProviderConfig, which always reads from its own
 	// namespace.
 	// +optional
+	// +kubebuilder:validation:MaxLength=63
 	Namespace string `json:"namespace,omitempty"`
 
 	// Key within the ConfigMap.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
 	Key string `json:"key"`
 }
 

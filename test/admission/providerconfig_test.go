@@ -17,6 +17,7 @@ limitations under the License.
 package admission_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -105,6 +106,35 @@ credentials:
 requestTimeoutSeconds: 3601
 `),
 			wantErr: "spec.requestTimeoutSeconds in body should be less than or equal to 3600",
+		},
+		"SecretNameTooLong": {
+			reason: "A Secret name longer than an object name is refused.",
+			manifest: providerConfig("ProviderConfig", `
+endpoint: https://sb-api:5000
+credentials:
+  secretRef: {name: `+strings.Repeat("s", 254)+`, key: token}
+`),
+			wantErr: "spec.credentials.secretRef.name: Too long: may not be more than 253",
+		},
+		"SecretKeyTooLong": {
+			reason: "A Secret key longer than 253 characters is refused.",
+			manifest: providerConfig("ProviderConfig", `
+endpoint: https://sb-api:5000
+credentials:
+  secretRef: {name: sb-token, key: `+strings.Repeat("k", 254)+`}
+`),
+			wantErr: "spec.credentials.secretRef.key: Too long: may not be more than 253",
+		},
+		"CABundleNamespaceTooLong": {
+			reason: "A namespace longer than 63 characters is refused.",
+			manifest: providerConfig("ClusterProviderConfig", `
+endpoint: https://sb-api:5000
+credentials:
+  secretRef: {name: sb-token, namespace: crossplane-system, key: token}
+tls:
+  caBundleConfigMapRef: {name: ca, namespace: `+strings.Repeat("n", 64)+`, key: ca.crt}
+`),
+			wantErr: "spec.tls.caBundleConfigMapRef.namespace: Too long: may not be more than 63",
 		},
 		"ZeroTimeout": {
 			reason: "A request timeout must be at least one second.",

@@ -50,11 +50,13 @@ type StorageNodeParameters struct {
 	// ClusterIDRef references the StorageCluster, in the same namespace,
 	// whose external name fills clusterId.
 	// +optional
+	// +kubebuilder:validation:XValidation:rule="size(self.name) <= 253",message="clusterIdRef.name may have at most 253 characters"
 	ClusterIDRef *xpv2.NamespacedReference `json:"clusterIdRef,omitempty"`
 
 	// ClusterIDSelector selects the StorageCluster, in the same namespace,
 	// whose external name fills clusterId.
 	// +optional
+	// +kubebuilder:validation:XValidation:rule="!has(self.matchLabels) || size(self.matchLabels) <= 64",message="clusterIdSelector.matchLabels may have at most 64 labels"
 	ClusterIDSelector *xpv2.NamespacedSelector `json:"clusterIdSelector,omitempty"`
 
 	// NodeAddress is the address of the storage node agent (the host's
@@ -378,6 +380,9 @@ type StorageNodeObservation struct {
 }
 
 // A StorageNodeSpec defines the desired state of a StorageNode.
+// +kubebuilder:validation:XValidation:rule="!has(self.providerConfigRef) || (size(self.providerConfigRef.name) <= 253 && size(self.providerConfigRef.kind) <= 63)",message="providerConfigRef.name may have at most 253 characters and providerConfigRef.kind at most 63"
+// +kubebuilder:validation:XValidation:rule="!has(self.writeConnectionSecretToRef) || size(self.writeConnectionSecretToRef.name) <= 253",message="writeConnectionSecretToRef.name may have at most 253 characters"
+// +kubebuilder:validation:XValidation:rule="!has(self.managementPolicies) || size(self.managementPolicies) <= 6",message="managementPolicies may have at most 6 entries"
 type StorageNodeSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
 

@@ -139,10 +139,12 @@ type StorageNodeOpsParameters struct {
 
 	// NodeIDRef references the target StorageNode in the same namespace.
 	// +optional
+	// +kubebuilder:validation:XValidation:rule="size(self.name) <= 253",message="nodeIdRef.name may have at most 253 characters"
 	NodeIDRef *xpv2.NamespacedReference `json:"nodeIdRef,omitempty"`
 
 	// NodeIDSelector selects the target StorageNode in the same namespace.
 	// +optional
+	// +kubebuilder:validation:XValidation:rule="!has(self.matchLabels) || size(self.matchLabels) <= 64",message="nodeIdSelector.matchLabels may have at most 64 labels"
 	NodeIDSelector *xpv2.NamespacedSelector `json:"nodeIdSelector,omitempty"`
 
 	// Shutdown holds the parameters of a Shutdown.
@@ -176,6 +178,9 @@ type StorageNodeOpsObservation struct {
 }
 
 // A StorageNodeOpsSpec defines the desired state of a StorageNodeOps.
+// +kubebuilder:validation:XValidation:rule="!has(self.providerConfigRef) || (size(self.providerConfigRef.name) <= 253 && size(self.providerConfigRef.kind) <= 63)",message="providerConfigRef.name may have at most 253 characters and providerConfigRef.kind at most 63"
+// +kubebuilder:validation:XValidation:rule="!has(self.writeConnectionSecretToRef) || size(self.writeConnectionSecretToRef.name) <= 253",message="writeConnectionSecretToRef.name may have at most 253 characters"
+// +kubebuilder:validation:XValidation:rule="!has(self.managementPolicies) || size(self.managementPolicies) <= 6",message="managementPolicies may have at most 6 entries"
 type StorageNodeOpsSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
 

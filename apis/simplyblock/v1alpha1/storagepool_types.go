@@ -46,11 +46,13 @@ type StoragePoolParameters struct {
 	// ClusterIDRef references the StorageCluster, in the same namespace,
 	// whose external name fills clusterId.
 	// +optional
+	// +kubebuilder:validation:XValidation:rule="size(self.name) <= 253",message="clusterIdRef.name may have at most 253 characters"
 	ClusterIDRef *xpv2.NamespacedReference `json:"clusterIdRef,omitempty"`
 
 	// ClusterIDSelector selects the StorageCluster, in the same namespace,
 	// whose external name fills clusterId.
 	// +optional
+	// +kubebuilder:validation:XValidation:rule="!has(self.matchLabels) || size(self.matchLabels) <= 64",message="clusterIdSelector.matchLabels may have at most 64 labels"
 	ClusterIDSelector *xpv2.NamespacedSelector `json:"clusterIdSelector,omitempty"`
 
 	// Name of the pool, unique within its cluster.
@@ -174,6 +176,9 @@ type StoragePoolObservation struct {
 }
 
 // A StoragePoolSpec defines the desired state of a StoragePool.
+// +kubebuilder:validation:XValidation:rule="!has(self.providerConfigRef) || (size(self.providerConfigRef.name) <= 253 && size(self.providerConfigRef.kind) <= 63)",message="providerConfigRef.name may have at most 253 characters and providerConfigRef.kind at most 63"
+// +kubebuilder:validation:XValidation:rule="!has(self.writeConnectionSecretToRef) || size(self.writeConnectionSecretToRef.name) <= 253",message="writeConnectionSecretToRef.name may have at most 253 characters"
+// +kubebuilder:validation:XValidation:rule="!has(self.managementPolicies) || size(self.managementPolicies) <= 6",message="managementPolicies may have at most 6 entries"
 type StoragePoolSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
 
