@@ -150,13 +150,13 @@ func TestHealth(t *testing.T) {
 			reason: "An operation re-created after its TTL deleted it (as Argo CD does) is not run again and takes the first run's outcome.",
 			args:   args{fixture: "clusterops-succeeded-already-completed.yaml"},
 			want: health{Status: "Healthy",
-				Message: "AlreadyCompleted: an operation with this name and spec already ran (uid 876267bc-0daa-4d6e-b751-b4c7b262ae80, Succeeded: Completed); it is not run again, use a new name to run it again"},
+				Message: "AlreadyCompleted: an operation with this name and spec already ran (uid 161853ad-e22c-4ff5-9685-14887ad8e2e9, Succeeded: Completed: rebalance done); it is not run again, use a new name to run it again"},
 		},
 		"ClusterOpsFailedBackendRejected": {
 			reason: "An operation the backend refused (409) is Degraded with the backend's words.",
 			args:   args{fixture: "clusterops-failed-backend-rejected.yaml"},
 			want: health{Status: "Degraded",
-				Message: "BackendRejected: shutdown: the backend refused POST /clusters/90046995-1bc8-47be-acec-45189bf5acd9/shutdown: Cluster is being modified by another request"},
+				Message: "BackendRejected: shutdown: the backend refused POST /clusters/8c584a0a-4c64-422c-b83c-629dab48ea6d/shutdown: Cluster is being modified by another request"},
 		},
 		"ClusterOpsFailedCancelled": {
 			reason: "A cancelled operation is Failed, so Degraded: it did not do what Git asked for.",
