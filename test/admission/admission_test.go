@@ -184,6 +184,19 @@ func mergePatch(t *testing.T, u *unstructured.Unstructured, patchYAML string) er
 	return kube.Patch(ctx, u, client.RawPatch(types.MergePatchType, patch))
 }
 
+// statusPatch applies a JSON merge patch, given as YAML, to an object's
+// status subresource (what the provider writes).
+func statusPatch(t *testing.T, u *unstructured.Unstructured, patchYAML string) error {
+	t.Helper()
+	patch, err := yaml.YAMLToJSON([]byte(patchYAML))
+	if err != nil {
+		t.Fatalf("cannot decode patch: %v\n%s", err, patchYAML)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return kube.Status().Patch(ctx, u, client.RawPatch(types.MergePatchType, patch))
+}
+
 // readBack reads the object named after the running test into obj, which
 // shows the values the API server stored, defaults included.
 func readBack(t *testing.T, namespace string, obj client.Object) {

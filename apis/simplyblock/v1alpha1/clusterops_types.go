@@ -205,6 +205,8 @@ type ClusterOpsStatus struct {
 // +kubebuilder:printcolumn:name="REASON",type="string",JSONPath=".status.atProvider.reason",priority=1
 // +kubebuilder:printcolumn:name="QUEUE",type="integer",JSONPath=".status.atProvider.queuePosition",priority=1
 // +kubebuilder:printcolumn:name="ATTEMPTS",type="integer",JSONPath=".status.atProvider.attempts",priority=1
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.atProvider) || !has(oldSelf.status.atProvider.phase) || !(oldSelf.status.atProvider.phase in ['Succeeded', 'Failed']) || (has(self.spec.forProvider.cancel) && self.spec.forProvider.cancel) == (has(oldSelf.spec.forProvider.cancel) && oldSelf.spec.forProvider.cancel)",messageExpression="'spec.forProvider.cancel cannot change: the operation has finished (' + oldSelf.status.atProvider.phase + '), so it would have no effect'"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.atProvider) || !has(oldSelf.status.atProvider.phase) || !(oldSelf.status.atProvider.phase in ['Succeeded', 'Failed']) || (has(self.spec.forProvider.confirmResend) ? self.spec.forProvider.confirmResend : '') == (has(oldSelf.spec.forProvider.confirmResend) ? oldSelf.spec.forProvider.confirmResend : '')",messageExpression="'spec.forProvider.confirmResend cannot change: the operation has finished (' + oldSelf.status.atProvider.phase + '), so it would have no effect'"
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:scope=Namespaced,categories={crossplane,managed,simplyblock},shortName=sbcops
 type ClusterOps struct {
