@@ -230,3 +230,77 @@ func indent(n int, s string) string {
 	}
 	return b.String()
 }
+
+// An updateCase creates an object, applies the writes the provider would
+// make, then a user's patch, and checks the API server's answer to that.
+type updateCase struct {
+	reason   string
+	manifest string
+	// resolved, when set, is the reference resolver's write (a merge
+	// patch in YAML) applied between the create and patch.
+	resolved string
+	// status, when set, is the provider's status write (a merge patch in
+	// YAML) applied before the patch.
+	status string
+	// patch is a JSON merge patch, in YAML, applied after the create.
+	patch   string
+	wantErr string
+}
+
+// runUpdateCases runs each case in its own subtest.
+func runUpdateCases(t *testing.T, cases map[string]updateCase) {
+	t.Helper()
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			u, err := create(t, tc.manifest)
+			if err != nil {
+				t.Fatalf("cannot create the initial object: %v", err)
+			}
+			if tc.resolved != "" {
+				if err := mergePatch(t, u, tc.resolved); err != nil {
+					t.Fatalf("cannot write the resolved reference: %v", err)
+				}
+			}
+			if tc.status != "" {
+				if err := statusPatch(t, u, tc.status); err != nil {
+					t.Fatalf("cannot write the status: %v", err)
+				}
+			}
+			checkErr(t, tc.reason, tc.wantErr, mergePatch(t, u, tc.patch))
+		})
+	}
+}
+
+// finishedOperationCases are the update cases both operation kinds share:
+// cancel and confirmResend once the operation (initial, a manifest) has
+// finished.
+func finishedOperationCases(initial string) map[string]updateCase {
+	return map[string]updateCase{
+		"CancelOnAFinishedOperation": {
+			reason:   "cancel cannot be set once the operation finished: it would have no effect, and the message says why.",
+			manifest: initial,
+			status:   "status: {atProvider: {phase: Succeeded}}",
+			patch:    "spec: {forProvider: {cancel: true}}",
+			wantErr:  "spec.forProvider.cancel cannot change: the operation has finished (Succeeded), so it would have no effect",
+		},
+		"CancelWhileRunning": {
+			reason:   "cancel may be set while the operation runs.",
+			manifest: initial,
+			status:   "status: {atProvider: {phase: Running}}",
+			patch:    "spec: {forProvider: {cancel: true}}",
+		},
+		"ConfirmResendOnAFinishedOperation": {
+			reason:   "confirmResend cannot change once the operation finished.",
+			manifest: initial,
+			status:   "status: {atProvider: {phase: Failed}}",
+			patch:    "spec: {forProvider: {confirmResend: 0/1}}",
+			wantErr:  "spec.forProvider.confirmResend cannot change: the operation has finished (Failed), so it would have no effect",
+		},
+		"FinishedOperationKeepsMetadataChanges": {
+			reason:   "A finished operation still takes metadata changes (the provider removes its finalizer, users label it).",
+			manifest: initial,
+			status:   "status: {atProvider: {phase: Succeeded}}",
+			patch:    "metadata: {labels: {reviewed: \"true\"}}",
+		},
+	}
+}

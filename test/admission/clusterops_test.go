@@ -17,6 +17,7 @@ limitations under the License.
 package admission_test
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -492,45 +493,7 @@ clusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11
 retry: {maxAttempts: 5}
 `)
 	byRef := clusterOps("type: Start\nclusterIdRef: {name: demo}")
-	cases := map[string]struct {
-		reason   string
-		manifest string
-		// resolved, when set, is the reference resolver's write (a merge
-		// patch in YAML) applied between the create and patch.
-		resolved string
-		// status, when set, is the provider's status write (a merge patch in
-		// YAML) applied before the patch.
-		status string
-		// patch is a JSON merge patch, in YAML, applied after the create.
-		patch   string
-		wantErr string
-	}{
-		"CancelOnAFinishedOperation": {
-			reason:   "cancel cannot be set once the operation finished: it would have no effect, and the message says why.",
-			manifest: initial,
-			status:   "status: {atProvider: {phase: Succeeded}}",
-			patch:    "spec: {forProvider: {cancel: true}}",
-			wantErr:  "spec.forProvider.cancel cannot change: the operation has finished (Succeeded), so it would have no effect",
-		},
-		"CancelWhileRunning": {
-			reason:   "cancel may be set while the operation runs.",
-			manifest: initial,
-			status:   "status: {atProvider: {phase: Running}}",
-			patch:    "spec: {forProvider: {cancel: true}}",
-		},
-		"ConfirmResendOnAFinishedOperation": {
-			reason:   "confirmResend cannot change once the operation finished.",
-			manifest: initial,
-			status:   "status: {atProvider: {phase: Failed}}",
-			patch:    "spec: {forProvider: {confirmResend: 0/1}}",
-			wantErr:  "spec.forProvider.confirmResend cannot change: the operation has finished (Failed), so it would have no effect",
-		},
-		"FinishedOperationKeepsMetadataChanges": {
-			reason:   "A finished operation still takes metadata changes (the provider removes its finalizer, users label it).",
-			manifest: initial,
-			status:   "status: {atProvider: {phase: Succeeded}}",
-			patch:    "metadata: {labels: {reviewed: \"true\"}}",
-		},
+	cases := map[string]updateCase{
 		"CancelAccepted": {
 			reason:   "cancel is the one field that may change after creation.",
 			manifest: initial,
@@ -643,23 +606,6 @@ retry: {maxAttempts: 5}
 			wantErr:  "ttlSecondsAfterFinished is immutable",
 		},
 	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			u, err := create(t, tc.manifest)
-			if err != nil {
-				t.Fatalf("cannot create the initial object: %v", err)
-			}
-			if tc.resolved != "" {
-				if err := mergePatch(t, u, tc.resolved); err != nil {
-					t.Fatalf("cannot write the resolved reference: %v", err)
-				}
-			}
-			if tc.status != "" {
-				if err := statusPatch(t, u, tc.status); err != nil {
-					t.Fatalf("cannot write the status: %v", err)
-				}
-			}
-			checkErr(t, tc.reason, tc.wantErr, mergePatch(t, u, tc.patch))
-		})
-	}
+	maps.Copy(cases, finishedOperationCases(initial))
+	runUpdateCases(t, cases)
 }
