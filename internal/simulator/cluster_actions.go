@@ -366,7 +366,7 @@ func (s *Simulator) runClusterStart(cid string) {
 		abort := s.faults.take(FaultStartAbort, func(x *Fault) bool {
 			return x.NodeIndex == i+1 && (x.ClusterID == "" || x.ClusterID == cid)
 		}) != nil
-		if s.restartAttempt(id, true, abort) != restartOK {
+		if s.restartAttempt(id, true, abort, "") != restartOK {
 			s.logf("start %s: failed to restart node %s; remaining nodes abandoned", cid, id)
 			return
 		}
@@ -450,7 +450,7 @@ func (s *Simulator) postUpdate(req *request) {
 			}) != nil
 			// A False result is not checked; an exception ends the loop
 			// and the call still answers 204.
-			s.restartAttempt(id, true, abort)
+			s.restartAttempt(id, true, abort, "")
 			if abort {
 				s.logf("update %s: exception while restarting node %s; remaining nodes stay offline", cid, id)
 				break

@@ -202,9 +202,12 @@ func (s *Simulator) restartNodeHandler(req *request) {
 	if n == nil {
 		return
 	}
-	id := n.id
+	id, addr := n.id, ""
+	if body.NodeAddress != nil {
+		addr = *body.NodeAddress
+	}
 	if !s.silentRefusal(req.r) {
-		s.spawn(func(_ ctxT) { s.apiRestart(id, body.Force) })
+		s.spawn(func(_ ctxT) { s.apiRestart(id, body.Force, addr) })
 	}
 	accepted(req.w)
 }
@@ -225,8 +228,10 @@ func (s *Simulator) promoteNode(req *request) {
 }
 
 // apiRestart is the restart wrapper: guards (silent refusal), then a
-// created or reused node_restart task driven to completion.
-func (s *Simulator) apiRestart(id string, force bool) {
+// created or reused node_restart task driven to completion. A new address
+// (a node moved to another host) is kept on the task, so its retries use
+// it too.
+func (s *Simulator) apiRestart(id string, force bool, addr string) {
 	s.mu.Lock()
 	n := s.m.node(id)
 	if n == nil {
@@ -241,6 +246,9 @@ func (s *Simulator) apiRestart(id string, force bool) {
 	t := s.m.openTask(n.clusterID, sb.TaskFunctionNodeRestart, id)
 	if t == nil {
 		t = s.newTaskLocked(n.clusterID, id, sb.TaskFunctionNodeRestart, nodeAddMaxRetry, map[string]any{"node_id": id, "force": force})
+	}
+	if addr != "" {
+		t.params["node_address"] = addr
 	}
 	if t.running {
 		s.mu.Unlock()
@@ -286,8 +294,10 @@ const (
 )
 
 // restartAttempt is one restart_storage_node call: offline -> in_restart
-// -> online. injectFail makes it fail after the claim (start abort).
-func (s *Simulator) restartAttempt(id string, force, injectFail bool) restartResult {
+// -> online. injectFail makes it fail after the claim (start abort). A
+// non-empty addr moves the node there when the claim is taken: the record
+// keeps its UUID, its address and management IP change.
+func (s *Simulator) restartAttempt(id string, force, injectFail bool, addr string) restartResult {
 	s.mu.Lock()
 	n := s.m.node(id)
 	if n == nil {
@@ -301,6 +311,9 @@ func (s *Simulator) restartAttempt(id string, force, injectFail bool) restartRes
 	}
 	c := s.m.cluster(n.clusterID)
 	n.restartClaim = true
+	if addr != "" && addr != n.address {
+		s.moveNodeLocked(c, n, addr)
+	}
 	s.setNodeStatusLocked(n, sb.NodeInRestart)
 	stuck := s.faults.take(FaultNodeStuckInRestart, nodePred(id)) != nil
 	d := s.randDurLocked(restartMin, restartMax)
@@ -367,9 +380,10 @@ func (s *Simulator) runNodeRestartTask(tid string, force, immediate bool) {
 			return
 		}
 		t.status = sb.TaskRunning
+		addr, _ := t.params["node_address"].(string)
 		s.mu.Unlock()
 
-		res := s.restartAttempt(n.id, force, false)
+		res := s.restartAttempt(n.id, force, false, addr)
 
 		s.mu.Lock()
 		t = s.m.task(tid)

@@ -258,15 +258,32 @@ func (s *Simulator) runNodeAddTask(tid string) {
 	}
 }
 
+// hostOf is the host of a node address such as "10.0.0.10:5000".
+func hostOf(addr string) string {
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		return h
+	}
+	return addr
+}
+
+// simHostname is the hostname the simulator gives a node on host.
+func simHostname(host string) string { return "sim-" + strings.ReplaceAll(host, ".", "-") }
+
+// moveNodeLocked points node n of cluster c at a new address (a restart
+// with node_address): same UUID, new address, management IP and hostname.
+func (s *Simulator) moveNodeLocked(c *clusterState, n *nodeState, addr string) {
+	n.address, n.mgmtIP, n.hostname = addr, hostOf(addr), simHostname(hostOf(addr))
+	if c != nil {
+		s.addEventLocked(c, "StorageNode", n.id, "api", "Storage node address changed to "+addr)
+	}
+}
+
 // newNodeLocked creates an in_creation node record for a host address.
 func (s *Simulator) newNodeLocked(cid, addr string, params map[string]any) *nodeState {
-	host := addr
-	if h, _, err := net.SplitHostPort(addr); err == nil {
-		host = h
-	}
+	host := hostOf(addr)
 	now := s.clk.now()
 	n := &nodeState{id: newID(), clusterID: cid, status: sb.NodeInCreation, address: addr, mgmtIP: host,
-		hostname: "sim-" + strings.ReplaceAll(host, ".", "-"), params: params, created: now, statusSince: now}
+		hostname: simHostname(host), params: params, created: now, statusSince: now}
 	s.m.nodes = append(s.m.nodes, n)
 	if c := s.m.cluster(cid); c != nil {
 		s.addEventLocked(c, "StorageNode", n.id, "api", "Storage node created with status in_creation")

@@ -357,3 +357,58 @@ func TestNodeRestart(t *testing.T) {
 		})
 	}
 }
+
+func TestNodeRestartAtNewAddress(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		stuck  bool
+		retry  int64
+	}{
+		"Moves": {
+			reason: "A restart with node_address brings the node back on the new host: same UUID, new management IP.",
+		},
+		"RetryKeepsTheAddress": {
+			reason: "A restart that fails after its claim is retried by the task runner at the new address.",
+			stuck:  true, retry: 1,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := newSim(t)
+			cid, _, nodes := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive})
+			setNode(s, nodes[0], sb.NodeOffline)
+			if tc.stuck {
+				s.Faults().MustAdd(Fault{Kind: FaultNodeStuckInRestart, NodeID: nodes[0], Count: 1})
+			}
+			if got := call(t, s, adminToken, "POST", nodePath(cid, nodes[0])+"/restart", map[string]any{"node_address": "10.9.9.9:5000"}).String(); got != "202 " {
+				t.Fatalf("\n%s\nrestart answered %s, want 202", tc.reason, got)
+			}
+			waitNode(t, s, cid, nodes[0], sb.NodeOnline)
+			n := nodeByID(s, cid, nodes[0])
+			if diff := cmp.Diff([]string{nodes[0], "10.9.9.9"}, []string{n.ID, n.MgmtIP}); diff != "" {
+				t.Errorf("\n%s\nnode id and management IP: -want, +got:\n%s", tc.reason, diff)
+			}
+			if !hasEvent(s, cid, "Storage node address changed to 10.9.9.9:5000") {
+				t.Errorf("\n%s\nno event records the move", tc.reason)
+			}
+			eventually(t, "task done", func() bool {
+				x := tasksOf(s, cid, sb.TaskFunctionNodeRestart)
+				return len(x) == 1 && x[0].Status == sb.TaskDone
+			})
+			if got := tasksOf(s, cid, sb.TaskFunctionNodeRestart)[0].Retry; got != tc.retry {
+				t.Errorf("\n%s\ntask retries = %d, want %d", tc.reason, got, tc.retry)
+			}
+		})
+	}
+}
+
+func TestNodePromote(t *testing.T) {
+	s := newSim(t)
+	cid, _, nodes := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive})
+	if got := call(t, s, adminToken, "POST", nodePath(cid, nodes[0])+"/promote", nil).String(); got != "204 " {
+		t.Errorf("promote answered %s, want 204 (it always succeeds)", got)
+	}
+	if n := nodeByID(s, cid, nodes[0]); n.Status != sb.NodeOnline {
+		t.Errorf("promote changed the node's status to %s", n.Status)
+	}
+}

@@ -53,6 +53,9 @@ type API interface {
 	RestartStorageNode(ctx context.Context, clusterID, nodeID string, params RestartParams) error
 	// StartStorageNode is identical to RestartStorageNode on the backend.
 	StartStorageNode(ctx context.Context, clusterID, nodeID string, params RestartParams) error
+	// PromoteStorageNode re-adds a node's new devices and sets its primary
+	// IP after a move (synchronous, 204).
+	PromoteStorageNode(ctx context.Context, clusterID, nodeID string) error
 
 	// ListStoragePools returns the pools of a cluster.
 	ListStoragePools(ctx context.Context, clusterID string) ([]StoragePoolDTO, error)

@@ -52,7 +52,7 @@ func specServer(t *testing.T) http.Handler {
 		{"POST", regexp.MustCompile(`^` + cl + `/storage-nodes/$`), answer{201, taskID, "/api/v2/clusters/" + clusterID + "/tasks/" + taskID + "/"}},
 		{"GET", regexp.MustCompile(`^` + cl + `/storage-nodes/` + uuid + `/$`), answer{200, node, ""}},
 		{"DELETE", regexp.MustCompile(`^` + cl + `/storage-nodes/` + uuid + `/$`), answer{204, nil, ""}},
-		{"POST", regexp.MustCompile(`^` + cl + `/storage-nodes/` + uuid + `/(suspend|resume)$`), answer{204, nil, ""}},
+		{"POST", regexp.MustCompile(`^` + cl + `/storage-nodes/` + uuid + `/(suspend|resume|promote)$`), answer{204, nil, ""}},
 		{"POST", regexp.MustCompile(`^` + cl + `/storage-nodes/` + uuid + `/(shutdown|restart|start)$`), answer{202, nil, ""}},
 		{"GET", regexp.MustCompile(`^` + cl + `/storage-pools/$`), answer{200, []simplyblock.StoragePoolDTO{pool}, ""}},
 		{"POST", regexp.MustCompile(`^` + cl + `/storage-pools/$`), answer{201, pool, "/api/v2/clusters/" + clusterID + "/storage-pools/" + poolID + "/"}},
@@ -136,6 +136,7 @@ func TestContract(t *testing.T) {
 		}},
 		"SuspendStorageNode":  {"force flag", func() error { return c.SuspendStorageNode(ctx, clusterID, nodeID, true) }},
 		"ResumeStorageNode":   {"action", func() error { return c.ResumeStorageNode(ctx, clusterID, nodeID) }},
+		"PromoteStorageNode":  {"action", func() error { return c.PromoteStorageNode(ctx, clusterID, nodeID) }},
 		"ShutdownStorageNode": {"force flag", func() error { return c.ShutdownStorageNode(ctx, clusterID, nodeID, true) }},
 		"RestartStorageNode": {"zero params", func() error {
 			return c.RestartStorageNode(ctx, clusterID, nodeID, simplyblock.RestartParams{})

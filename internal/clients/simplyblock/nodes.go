@@ -94,6 +94,11 @@ func (c *Client) StartStorageNode(ctx context.Context, clusterID, nodeID string,
 	return c.nodeAction(ctx, clusterID, nodeID, "start", call{method: http.MethodPost, body: restartBody(params), ok: okAccepted})
 }
 
+// PromoteStorageNode implements API: POST .../storage-nodes/{nid}/promote.
+func (c *Client) PromoteStorageNode(ctx context.Context, clusterID, nodeID string) error {
+	return c.nodeAction(ctx, clusterID, nodeID, "promote", call{method: http.MethodPost, ok: okNoContent})
+}
+
 func (c *Client) nodeAction(ctx context.Context, clusterID, nodeID, action string, cl call) error {
 	_, err := c.run(ctx, cl, "clusters", clusterID, "storage-nodes", nodeID, action)
 	return err

@@ -160,6 +160,12 @@ func TestRequests(t *testing.T) {
 			call:   func(c *simplyblock.Client) error { return c.ResumeStorageNode(ctx, clusterID, nodeID) },
 			want:   want{Method: "POST", Path: nodes + nodeID + "/resume", Auth: true},
 		},
+		"PromoteStorageNode": {
+			reason: "Node actions have no trailing slash; promote has no body.",
+			status: http.StatusNoContent,
+			call:   func(c *simplyblock.Client) error { return c.PromoteStorageNode(ctx, clusterID, nodeID) },
+			want:   want{Method: "POST", Path: nodes + nodeID + "/promote", Auth: true},
+		},
 		"ShutdownStorageNode": {
 			reason: "A non-forced shutdown sends no force flag.",
 			status: http.StatusAccepted,

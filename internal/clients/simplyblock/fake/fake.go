@@ -30,6 +30,7 @@ type MockClient struct {
 	MockDeleteStorageNode   func(ctx context.Context, clusterID, nodeID string, opts simplyblock.NodeDeleteOptions) error
 	MockSuspendStorageNode  func(ctx context.Context, clusterID, nodeID string, force bool) error
 	MockResumeStorageNode   func(ctx context.Context, clusterID, nodeID string) error
+	MockPromoteStorageNode  func(ctx context.Context, clusterID, nodeID string) error
 	MockShutdownStorageNode func(ctx context.Context, clusterID, nodeID string, force bool) error
 	MockRestartStorageNode  func(ctx context.Context, clusterID, nodeID string, params simplyblock.RestartParams) error
 	MockStartStorageNode    func(ctx context.Context, clusterID, nodeID string, params simplyblock.RestartParams) error
@@ -130,6 +131,11 @@ func (m *MockClient) DeleteStorageNode(ctx context.Context, clusterID, nodeID st
 // SuspendStorageNode calls MockSuspendStorageNode.
 func (m *MockClient) SuspendStorageNode(ctx context.Context, clusterID, nodeID string, force bool) error {
 	return m.MockSuspendStorageNode(ctx, clusterID, nodeID, force)
+}
+
+// PromoteStorageNode calls MockPromoteStorageNode.
+func (m *MockClient) PromoteStorageNode(ctx context.Context, clusterID, nodeID string) error {
+	return m.MockPromoteStorageNode(ctx, clusterID, nodeID)
 }
 
 // ResumeStorageNode calls MockResumeStorageNode.
