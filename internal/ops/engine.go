@@ -527,13 +527,13 @@ func (e *Engine) watch(ctx context.Context, r Run, step Step, snap *Snapshot, to
 			return nil
 		}
 		return e.finish(ctx, r, v1alpha1.OperationFailed, ReasonNoEffect, fmt.Sprintf(
-			"%s: the backend accepted %s but showed no sign of acting on it within %s (it refuses some requests silently after accepting them); check %s",
-			step.Name, step.Path, e.EvidenceGrace, orDefault(step.CheckHint, "the cluster's logs")))
+			"%s: the backend accepted %s but showed no sign of acting on it within %s (it refuses some requests silently after accepting them); check %s%s",
+			step.Name, step.Path, e.EvidenceGrace, orDefault(step.CheckHint, "the cluster's logs"), step.now(snap)))
 	}
 	v := step.Check(b, snap)
 	switch {
 	case v.Failure != "":
-		return e.finish(ctx, r, v1alpha1.OperationFailed, orDefault(v.Reason, "Failed"), step.Name+": "+v.Failure)
+		return e.finish(ctx, r, v1alpha1.OperationFailed, orDefault(v.Reason, "Failed"), step.Name+": "+v.Failure+step.now(snap))
 	case v.Done:
 		return e.advance(ctx, r, total, ReasonCompleted, step.Name+" done")
 	default:
@@ -561,7 +561,7 @@ func (e *Engine) expire(ctx context.Context, r Run, step Step, snap *Snapshot, t
 		}
 	}
 	return e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
-		fmt.Sprintf("%s%s; last seen: %s", what, where, st.Message))
+		fmt.Sprintf("%s%s; last seen: %s%s", what, where, st.Message, step.now(snap)))
 }
 
 // ask waits for the user's decision about a call whose answer was lost: a

@@ -144,6 +144,10 @@ type Step struct {
 	// CheckHint tells the user what to check when the call's outcome
 	// stays unknown.
 	CheckHint string
+	// Describe says what the step's target shows now (e.g. "node X is
+	// offline at 10.0.0.11"), appended to the messages of a step that
+	// failed; nil when the message says enough.
+	Describe func(s *Snapshot) string
 	// ProgressDone and ProgressTotal override the step-count progress, in
 	// ProgressUnit (a NodeRollingRestart counts nodes, not steps).
 	ProgressDone, ProgressTotal int64
@@ -181,4 +185,15 @@ func (s Step) baseline(snap *Snapshot) string {
 		return s.BaselineOf(snap)
 	}
 	return string(snap.Cluster.Status)
+}
+
+// now is the step's Describe as a message suffix ("; now: …"), or "".
+func (s Step) now(snap *Snapshot) string {
+	if s.Describe == nil || snap == nil {
+		return ""
+	}
+	if d := s.Describe(snap); d != "" {
+		return "; now: " + d
+	}
+	return ""
 }

@@ -83,6 +83,9 @@ func TestStorageNodeOpsExamples(t *testing.T) {
 	remove.Remove = &sbv1alpha1.NodeRemoveParameters{}
 	remove.TimeoutSeconds = new(int64(86400))
 
+	migrate := exampleNodeOps(sbv1alpha1.NodeMigrate)
+	migrate.Migrate = &sbv1alpha1.NodeMigrateParameters{NodeAddress: "10.0.0.21:5000"}
+
 	cases := map[string]struct {
 		reason string
 		file   string
@@ -119,6 +122,11 @@ func TestStorageNodeOpsExamples(t *testing.T) {
 			file:   "remove.yaml",
 			want:   remove,
 		},
+		"Migrate": {
+			reason: "The Migrate example moves the first node to 10.0.0.21:5000 without force.",
+			file:   "migrate.yaml",
+			want:   migrate,
+		},
 	}
 
 	t.Run("EveryExampleAndTypeCovered", func(t *testing.T) {
@@ -139,7 +147,7 @@ func TestStorageNodeOpsExamples(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("\nEvery file in examples/storagenodeops must have a case here.\nfiles: -want, +got:\n%s", diff)
 		}
-		allTypes := []string{"Remove", "Restart", "Resume", "Shutdown", "Start", "Suspend"}
+		allTypes := []string{"Migrate", "Remove", "Restart", "Resume", "Shutdown", "Start", "Suspend"}
 		if diff := cmp.Diff(allTypes, types); diff != "" {
 			t.Errorf("\nEvery operation type must have an example.\ntypes: -want, +got:\n%s", diff)
 		}
@@ -354,6 +362,35 @@ restart:
 			manifest: storageNodeOps("type: Start\nnodeId: " + strings.Repeat("n", 37)),
 			wantErr:  "spec.forProvider.nodeId: Too long: may not be more than 36 bytes",
 		},
+		"MigrateWithoutParameters": {
+			reason:   "A Migrate needs the new host's address.",
+			manifest: storageNodeOps("type: Migrate\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33"),
+			wantErr:  "a Migrate needs migrate parameters (migrate.nodeAddress), and only a Migrate has them",
+		},
+		"MigrateParametersOnRestart": {
+			reason:   "Migrate parameters on another type would be ignored: refused.",
+			manifest: storageNodeOps("type: Restart\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nmigrate: {nodeAddress: '10.0.0.21:5000'}"),
+			wantErr:  "a Migrate needs migrate parameters (migrate.nodeAddress), and only a Migrate has them",
+		},
+		"MigrateWithoutAddress": {
+			reason:   "migrate.nodeAddress is required.",
+			manifest: storageNodeOps("type: Migrate\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nmigrate: {force: true}"),
+			wantErr:  "spec.forProvider.migrate.nodeAddress: Required value",
+		},
+		"MigrateAddressWithoutPort": {
+			reason:   "The agent's address is host:port; a bare host is refused.",
+			manifest: storageNodeOps("type: Migrate\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nmigrate: {nodeAddress: '10.0.0.21'}"),
+			wantErr:  "spec.forProvider.migrate.nodeAddress in body should match",
+		},
+		"MigrateAddressIPv6": {
+			reason:   "An IPv6 agent address in brackets, with a port, is accepted.",
+			manifest: storageNodeOps("type: Migrate\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nmigrate: {nodeAddress: '[fd00::21]:5000'}"),
+		},
+		"MigrateAddressTooLong": {
+			reason:   "A new host's address is a DNS name and a port: at most 259 characters.",
+			manifest: storageNodeOps("type: Migrate\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nmigrate: {nodeAddress: '" + strings.Repeat("h", 255) + ":5000'}"),
+			wantErr:  "spec.forProvider.migrate.nodeAddress: Too long: may not be more than 259",
+		},
 		"RestartAddressTooLong": {
 			reason:   "A new node address is a DNS name and a port: at most 259 characters.",
 			manifest: storageNodeOps("type: Restart\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nrestart: {nodeAddress: " + strings.Repeat("h", 260) + "}"),
@@ -509,6 +546,12 @@ retry: {maxAttempts: 5}
 			manifest: storageNodeOps("type: Remove\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nremove: {}"),
 			patch:    "spec: {forProvider: {remove: {forceRemove: true}}}",
 			wantErr:  "remove is immutable: create a new operation instead",
+		},
+		"MigrateImmutable": {
+			reason:   "A Migrate cannot be pointed at another host once it exists.",
+			manifest: storageNodeOps("type: Migrate\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\nmigrate: {nodeAddress: '10.0.0.21:5000'}"),
+			patch:    "spec: {forProvider: {migrate: {nodeAddress: '10.0.0.22:5000'}}}",
+			wantErr:  "migrate is immutable: create a new operation instead",
 		},
 		"TimeoutSecondsImmutable": {
 			reason:   "The deadline is fixed at creation.",

@@ -204,8 +204,15 @@ func runCrashCase(t *testing.T, table *summaryTable, sup *supervisor, c *crashCa
 	if held != "" {
 		// A fault of count 1 leaves the list once it fired.
 		fired = !faultArmed(held)
-		if n := callsSince(c.since, methodOf(c.typ.plan(t)[c.step].Path), heldPath); n != 1 {
-			t.Errorf("%s %s: the held call %s reached the backend %d times, want once: the late original is the evidence", c.typ.name, c.label(), heldPath, n)
+		// The late original is the evidence, except for a call whose effect
+		// the API does not show (a node's promote): that one is sent again
+		// after the hold limit, which its step declares harmless.
+		want, why := 1, "the late original is the evidence"
+		if c.typ.plan(t)[c.step].Evidence == nil {
+			want, why = 2, "nothing in the API shows the late original, so the step sends it again after the hold limit (harmless for it)"
+		}
+		if n := callsSince(c.since, methodOf(c.typ.plan(t)[c.step].Path), heldPath); n != want {
+			t.Errorf("%s %s: the held call %s reached the backend %d times, want %d: %s", c.typ.name, c.label(), heldPath, n, want, why)
 		}
 	}
 	switch want := expectedPhase(t, c); {

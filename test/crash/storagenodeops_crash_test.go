@@ -39,6 +39,7 @@ var nodeCrashTypes = []crashType{
 		prepare: func(t *testing.T, c *crashCase) { nodeAction(t, c, "shutdown?force=true", sb.NodeOffline) }},
 	{kind: "StorageNodeOps", name: "Restart", file: "restart.yaml", nodes: 3, status: sb.ClusterActive},
 	{kind: "StorageNodeOps", name: "Remove", file: "remove.yaml", nodes: 3, status: sb.ClusterActive},
+	{kind: "StorageNodeOps", name: "Migrate", file: "migrate.yaml", nodes: 3, status: sb.ClusterActive},
 }
 
 // TestStorageNodeOpsCrashMatrix is the crash matrix for node operations.

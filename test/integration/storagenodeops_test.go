@@ -116,6 +116,8 @@ func TestStorageNodeOpsTypes(t *testing.T) {
 			want: simplyblock.NodeOnline, calls: map[string]int{"POST /shutdown": 1, "POST /restart": 1}},
 		"Remove": {reason: "A removal is one DELETE; the backend's node_removal task takes the node to removed.", file: "remove.yaml",
 			want: simplyblock.NodeRemoved, calls: map[string]int{"DELETE /": 1}},
+		"Migrate": {reason: "A move is a graceful shutdown, a restart at the new address and a promote.", file: "migrate.yaml",
+			want: simplyblock.NodeOnline, calls: map[string]int{"POST /shutdown": 1, "POST /restart": 1, "POST /promote": 1}},
 	}
 	for _, typ := range storagenodeops.Types() {
 		if _, ok := cases[string(typ)]; !ok {

@@ -23,7 +23,7 @@ import (
 )
 
 // A StorageNodeOperationType names a node-level operation.
-// +kubebuilder:validation:Enum=Suspend;Resume;Shutdown;Restart;Start;Remove
+// +kubebuilder:validation:Enum=Suspend;Resume;Shutdown;Restart;Start;Remove;Migrate
 type StorageNodeOperationType string
 
 // Storage node operation types.
@@ -34,6 +34,7 @@ const (
 	NodeRestart  StorageNodeOperationType = "Restart"
 	NodeStart    StorageNodeOperationType = "Start"
 	NodeRemove   StorageNodeOperationType = "Remove"
+	NodeMigrate  StorageNodeOperationType = "Migrate"
 )
 
 // NodeShutdownParameters are the parameters of a node Shutdown. They mirror
@@ -81,6 +82,33 @@ type NodeRestartParameters struct {
 	NewSsdPcie []string `json:"newSsdPcie,omitempty"`
 }
 
+// NodeMigrateParameters are the parameters of a node Migrate: the node
+// moves to another host and keeps its identity (docs/steps.md, "Node
+// migration").
+type NodeMigrateParameters struct {
+	// NodeAddress is the address of the storage node agent on the new host,
+	// host:port, for example "10.0.0.21:5000".
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=259
+	// +kubebuilder:validation:Pattern=`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?):[0-9]{1,5}$`
+	NodeAddress string `json:"nodeAddress"`
+
+	// NewSsdPcie lists the PCIe addresses of the NVMe devices to use on the
+	// new host, for example "0000:00:04.0".
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxLength=32
+	NewSsdPcie []string `json:"newSsdPcie,omitempty"`
+
+	// Force shuts the node down and restarts it from any status, skipping
+	// the backend's checks: for a node whose old host is gone.
+	// +optional
+	// +kubebuilder:default=false
+	Force bool `json:"force,omitempty"`
+}
+
 // NodeRemoveParameters are the parameters of a node Remove. They mirror the
 // query parameters of the backend's delete call.
 type NodeRemoveParameters struct {
@@ -112,6 +140,7 @@ type NodeRemoveParameters struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.shutdown) || self.type == 'Shutdown'",message="shutdown parameters are only allowed when type is Shutdown"
 // +kubebuilder:validation:XValidation:rule="!has(self.restart) || self.type == 'Restart' || self.type == 'Start'",message="restart parameters are only allowed when type is Restart or Start"
 // +kubebuilder:validation:XValidation:rule="!has(self.remove) || self.type == 'Remove'",message="remove parameters are only allowed when type is Remove"
+// +kubebuilder:validation:XValidation:rule="(self.type == 'Migrate') == has(self.migrate)",message="a Migrate needs migrate parameters (migrate.nodeAddress), and only a Migrate has them"
 // +kubebuilder:validation:XValidation:rule="self.type == oldSelf.type",message="type is immutable: create a new operation instead"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.cancel) || !oldSelf.cancel || (has(self.cancel) && self.cancel)",message="cancel cannot be undone"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.nodeId) || (has(self.nodeId) && self.nodeId == oldSelf.nodeId)",message="nodeId is immutable once set"
@@ -119,6 +148,7 @@ type NodeRemoveParameters struct {
 // +kubebuilder:validation:XValidation:rule="has(self.shutdown) == has(oldSelf.shutdown) && (!has(self.shutdown) || self.shutdown == oldSelf.shutdown)",message="shutdown is immutable: create a new operation instead"
 // +kubebuilder:validation:XValidation:rule="has(self.restart) == has(oldSelf.restart) && (!has(self.restart) || self.restart == oldSelf.restart)",message="restart is immutable: create a new operation instead"
 // +kubebuilder:validation:XValidation:rule="has(self.remove) == has(oldSelf.remove) && (!has(self.remove) || self.remove == oldSelf.remove)",message="remove is immutable: create a new operation instead"
+// +kubebuilder:validation:XValidation:rule="has(self.migrate) == has(oldSelf.migrate) && (!has(self.migrate) || self.migrate == oldSelf.migrate)",message="migrate is immutable: create a new operation instead"
 // +kubebuilder:validation:XValidation:rule="has(self.timeoutSeconds) == has(oldSelf.timeoutSeconds) && (!has(self.timeoutSeconds) || self.timeoutSeconds == oldSelf.timeoutSeconds)",message="timeoutSeconds is immutable"
 // +kubebuilder:validation:XValidation:rule="has(self.preconditionTimeoutSeconds) == has(oldSelf.preconditionTimeoutSeconds) && (!has(self.preconditionTimeoutSeconds) || self.preconditionTimeoutSeconds == oldSelf.preconditionTimeoutSeconds)",message="preconditionTimeoutSeconds is immutable"
 // +kubebuilder:validation:XValidation:rule="has(self.retry) == has(oldSelf.retry) && (!has(self.retry) || self.retry == oldSelf.retry)",message="retry is immutable"
@@ -159,6 +189,10 @@ type StorageNodeOpsParameters struct {
 	// Remove holds the parameters of a Remove.
 	// +optional
 	Remove *NodeRemoveParameters `json:"remove,omitempty"`
+
+	// Migrate holds the parameters of a Migrate.
+	// +optional
+	Migrate *NodeMigrateParameters `json:"migrate,omitempty"`
 
 	OperationPolicy `json:",inline"`
 }

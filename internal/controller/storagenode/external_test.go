@@ -619,7 +619,9 @@ func clusterLockedBy(ref *v1alpha1.OperationReference) *v1alpha1.StorageCluster 
 }
 
 func withClusterRef(name string) nodeModifier {
-	return func(cr *v1alpha1.StorageNode) { cr.Spec.ForProvider.ClusterIDRef = &xpv2.NamespacedReference{Name: name} }
+	return func(cr *v1alpha1.StorageNode) {
+		cr.Spec.ForProvider.ClusterIDRef = &xpv2.NamespacedReference{Name: name}
+	}
 }
 
 func TestDelete(t *testing.T) {

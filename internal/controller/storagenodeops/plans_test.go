@@ -62,6 +62,13 @@ func restart(p v1alpha1.NodeRestartParameters) crModifier {
 	return func(cr *v1alpha1.StorageNodeOps) { cr.Spec.ForProvider.Restart = &p }
 }
 
+func migrate(p v1alpha1.NodeMigrateParameters) crModifier {
+	return func(cr *v1alpha1.StorageNodeOps) { cr.Spec.ForProvider.Migrate = &p }
+}
+
+// toNewHost is the Migrate of the cases: node n1 to 10.0.0.21:5000.
+var toNewHost = v1alpha1.NodeMigrateParameters{NodeAddress: "10.0.0.21:5000"}
+
 func remove(p v1alpha1.NodeRemoveParameters) crModifier {
 	return func(cr *v1alpha1.StorageNodeOps) { cr.Spec.ForProvider.Remove = &p }
 }
@@ -98,6 +105,24 @@ func lvols(id string, n int64) snapModifier {
 				s.Nodes[i].Lvols = n
 			}
 		}
+	}
+}
+
+// mgmtIP sets the management IP of node id (added before).
+func mgmtIP(id, ip string) snapModifier {
+	return func(s *ops.Snapshot) {
+		for i := range s.Nodes {
+			if s.Nodes[i].ID == id {
+				s.Nodes[i].MgmtIP = ip
+			}
+		}
+	}
+}
+
+// openTask adds an open task of function fn on node.
+func openTask(fn, node string) snapModifier {
+	return func(s *ops.Snapshot) {
+		s.Tasks = append(s.Tasks, sb.TaskDTO{ID: "t-" + fn, FunctionName: fn, Status: sb.TaskRunning, StorageNodeID: &node})
 	}
 }
 
@@ -487,6 +512,89 @@ func TestRestartSteps(t *testing.T) {
 	})
 }
 
+func TestMigrateSteps(t *testing.T) {
+	plain := nodeOps(v1alpha1.NodeMigrate, migrate(toNewHost))
+	forced := toNewHost
+	forced.Force = true
+	shutdown, restartAt, promote := planStep(plain, 0), planStep(plain, 1), planStep(plain, 2)
+	forcedRestartAt := planStep(nodeOps(v1alpha1.NodeMigrate, migrate(forced)), 1)
+	offlineHere := snap(sb.ClusterDegraded, nodes("n1=offline", "n2=online", "n3=online"), mgmtIP("n1", "10.0.0.11"))
+	runStepCases(t, map[string]stepCase{
+		"ShutdownSkipsOffline": {
+			reason: "A node whose host is already down (offline) is moved without a shutdown.",
+			judge:  skip, step: shutdown, snap: offlineHere,
+			want: outcome{Skip: true, Progress: "already offline"},
+		},
+		"ShutdownSafetyGate": {
+			reason: "An online node is shut down first, behind the safety gate.",
+			judge:  gate, step: shutdown, snap: snap(sb.ClusterDegraded, nodes("n1=online", "n2=unreachable")),
+			want: outcome{Waiting: "safety gate"},
+		},
+		"RestartAtPasses": {
+			reason: "An offline node of a running cluster whose peers are online is moved.",
+			judge:  gate, step: restartAt, snap: offlineHere,
+		},
+		"RestartAtWaitsForTheCluster": {
+			reason: "A node moves only while its cluster runs.",
+			judge:  gate, step: restartAt, snap: snap(sb.ClusterSuspended, nodes("n1=offline", "n2=online")),
+			want: outcome{Waiting: "the cluster is suspended; a node moves only while its cluster runs"},
+		},
+		"RestartAtWaitsForPeers": {
+			reason: "The node is down while it moves: every other node must be online.",
+			judge:  gate, step: restartAt, snap: snap(sb.ClusterDegraded, nodes("n1=offline", "n2=online", "n3=unreachable")),
+			want: outcome{Waiting: "every other node must be online while this one moves; not online: n3 (unreachable)"},
+		},
+		"RestartAtWaitsForARestartTask": {
+			reason: "An open node_restart task on the node (the backend retrying a restart) is waited for.",
+			judge:  gate, step: restartAt, snap: snap(sb.ClusterDegraded, nodes("n1=offline", "n2=online"), openTask("node_restart", "n1")),
+			want: outcome{Waiting: "a node_restart task (t-node_restart) is running on node n1"},
+		},
+		"RestartAtWaitsForMigrations": {
+			reason: "An open migration task on the node is waited for.",
+			judge:  gate, step: restartAt, snap: snap(sb.ClusterDegraded, nodes("n1=offline", "n2=online"), openTask("balancing_on_restart", "n1")),
+			want: outcome{Waiting: "a balancing_on_restart task (t-balancing_on_restart) is running on node n1"},
+		},
+		"ForcedRestartAtIgnoresTasks": {
+			reason: "force moves the node whatever its tasks.",
+			judge:  gate, step: forcedRestartAt, snap: snap(sb.ClusterDegraded, nodes("n1=offline", "n2=online"), openTask("node_restart", "n1")),
+		},
+		"RestartAtKeepsTheRestartGates": {
+			reason: "The restart's own gates still apply: without force only an offline node is restarted.",
+			judge:  gate, step: restartAt, snap: snap(sb.ClusterDegraded, nodes("n1=in_shutdown", "n2=online")),
+			want: outcome{Waiting: "node n1 is in_shutdown, waiting for offline"},
+		},
+		"RestartAtSkipsOnlineThere": {
+			reason: "A node already online at the new host needs no restart.",
+			judge:  skip, step: restartAt, snap: snap(sb.ClusterActive, nodes("n1=online"), mgmtIP("n1", "10.0.0.21")),
+			want: outcome{Skip: true, Progress: "node n1 is already online at 10.0.0.21"},
+		},
+		"RestartAtNoSkipOnlineHere": {
+			reason: "A node online at its old host has not moved.",
+			judge:  skip, step: restartAt, snap: snap(sb.ClusterActive, nodes("n1=online"), mgmtIP("n1", "10.0.0.11")),
+		},
+		"RestartAtDoneThere": {
+			reason: "The move is done once the node is online at the new host.",
+			judge:  check, step: restartAt, base: sent("offline"), snap: snap(sb.ClusterDegraded, nodes("n1=online"), mgmtIP("n1", "10.0.0.21")),
+			want: outcome{Done: true},
+		},
+		"RestartAtFailsOnlineHere": {
+			reason: "A node that came back online at its old host was not moved: the step fails, naming both addresses.",
+			judge:  check, step: restartAt, base: sent("offline"), snap: snap(sb.ClusterDegraded, nodes("n1=online"), mgmtIP("n1", "10.0.0.11")),
+			want: outcome{Failure: "node n1 came back online at 10.0.0.11, not at 10.0.0.21: the backend did not move it", Reason: "MigrationFailed"},
+		},
+		"PromoteWaitsForOnline": {
+			reason: "A node is promoted once online.",
+			judge:  gate, step: promote, snap: snap(sb.ClusterDegraded, nodes("n1=in_restart")),
+			want: outcome{Waiting: "node n1 is in_restart; it is promoted once online"},
+		},
+		"PromoteDoneOnItsAnswer": {
+			reason: "The promote's 204 completes it (it changes nothing the API shows).",
+			judge:  check, step: promote, base: sent("online"), snap: snap(sb.ClusterActive, nodes("n1=online")),
+			want: outcome{Done: true},
+		},
+	})
+}
+
 func TestRemoveStep(t *testing.T) {
 	rm := planStep(nodeOps(v1alpha1.NodeRemove), 0)
 	runStepCases(t, map[string]stepCase{
@@ -633,6 +741,30 @@ func TestPlanPolicies(t *testing.T) {
 			cr:     nodeOps(v1alpha1.NodeStart),
 			want:   policy{Name: "start", Needs: needs, WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerResends},
 		},
+		"MigrateShutdown": {
+			reason: "A Migrate's graceful shutdown is followed by the node's restart: a lost answer waits for the user's confirmation.",
+			cr:     nodeOps(v1alpha1.NodeMigrate, migrate(toNewHost)),
+			want: policy{Name: "shutdown", Needs: withTasks, WithoutEvidence: ops.NoEvidenceSendsAgain, OnLostAnswer: ops.LostAnswerAsks,
+				OnServerError: ops.ServerErrorIsRefusal, RefusedForNow: true},
+		},
+		"MigrateRestartAt": {
+			reason: "A restart at the new address needs evidence; without force a repeat (or a late original) finds the node not offline and is a no-op.",
+			cr:     nodeOps(v1alpha1.NodeMigrate, migrate(toNewHost)),
+			step:   1,
+			want:   policy{Name: "restart at 10.0.0.21:5000", Needs: withTasks, WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerResends},
+		},
+		"MigrateForcedRestartAt": {
+			reason: "A forced restart is never repeated without evidence: a second one kills SPDK again.",
+			cr:     nodeOps(v1alpha1.NodeMigrate, migrate(v1alpha1.NodeMigrateParameters{NodeAddress: "10.0.0.21:5000", Force: true})),
+			step:   1,
+			want:   policy{Name: "restart at 10.0.0.21:5000", Needs: withTasks, WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerFails},
+		},
+		"MigratePromote": {
+			reason: "A promote has no checks and re-adds only devices not added yet: a lost answer is sent again once the original can no longer arrive; a 5xx is retried.",
+			cr:     nodeOps(v1alpha1.NodeMigrate, migrate(toNewHost)),
+			step:   2,
+			want:   policy{Name: "promote", Needs: ops.Needs{Nodes: true}, OnLostAnswer: ops.LostAnswerResends},
+		},
 		"Remove": {
 			reason: "A removal's 5xx may follow a queued removal (force_delete), so evidence decides; it is not repeated blindly and may take long to show.",
 			cr:     nodeOps(v1alpha1.NodeRemove),
@@ -684,6 +816,7 @@ func TestPlanCalls(t *testing.T) {
 			MockDeleteStorageNode: func(_ context.Context, c, n string, o sb.NodeDeleteOptions) error {
 				return add(fmt.Sprintf("delete %s/%s remove=%t migrate=%t delete=%t", c, n, o.ForceRemove, o.ForceMigrate, o.ForceDelete))
 			},
+			MockPromoteStorageNode: func(_ context.Context, c, n string) error { return add(fmt.Sprintf("promote %s/%s", c, n)) },
 		}
 	}
 	type want struct {
@@ -746,6 +879,21 @@ func TestPlanCalls(t *testing.T) {
 			want: want{endpoint: "POST /clusters/{id}/storage-nodes/{id}/start", path: "POST /clusters/c1/storage-nodes/n1/start",
 				call: "start c1/n1 force=false reattach=true address=- ssds=[]"},
 		},
+		"MigrateRestartAt": {
+			reason: "A Migrate restarts the node with the new address and devices.",
+			cr: nodeOps(v1alpha1.NodeMigrate, migrate(v1alpha1.NodeMigrateParameters{
+				NodeAddress: "10.0.0.21:5000", NewSsdPcie: []string{"0000:00:04.0"}})),
+			step: 1,
+			want: want{endpoint: "POST /clusters/{id}/storage-nodes/{id}/restart", path: "POST /clusters/c1/storage-nodes/n1/restart",
+				call: "restart c1/n1 force=false reattach=false address=10.0.0.21:5000 ssds=[0000:00:04.0]"},
+		},
+		"MigratePromote": {
+			reason: "A Migrate's third step posts /promote.",
+			cr:     nodeOps(v1alpha1.NodeMigrate, migrate(toNewHost)),
+			step:   2,
+			want: want{endpoint: "POST /clusters/{id}/storage-nodes/{id}/promote", path: "POST /clusters/c1/storage-nodes/n1/promote",
+				call: "promote c1/n1"},
+		},
 		"Remove": {
 			reason: "A Remove deletes the node without flags by default.",
 			cr:     nodeOps(v1alpha1.NodeRemove),
@@ -786,6 +934,7 @@ func TestPlanStepCounts(t *testing.T) {
 		"Restart":  {reason: "Shutdown and restart.", cr: nodeOps(v1alpha1.NodeRestart), want: 2},
 		"Start":    {reason: "The restart step alone.", cr: nodeOps(v1alpha1.NodeStart), want: 1},
 		"Remove":   {reason: "One step.", cr: nodeOps(v1alpha1.NodeRemove), want: 1},
+		"Migrate":  {reason: "Shutdown, restart at the new address, promote, wait for rebalancing.", cr: nodeOps(v1alpha1.NodeMigrate, migrate(toNewHost)), want: 4},
 		"Unknown":  {reason: "An unknown type has no steps.", cr: nodeOps("Promote"), want: 0},
 	}
 	for name, tc := range cases {

@@ -50,6 +50,7 @@ var opTypes = map[v1alpha1.StorageNodeOperationType]opType{
 	v1alpha1.NodeRestart:  restartType,
 	v1alpha1.NodeStart:    startType,
 	v1alpha1.NodeRemove:   removeType,
+	v1alpha1.NodeMigrate:  migrateType,
 }
 
 // Types lists the StorageNodeOps types, sorted.

@@ -19,6 +19,7 @@ package steps
 import (
 	"context"
 	"fmt"
+	"net"
 	"slices"
 
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
@@ -211,6 +212,106 @@ func NodeRestart(n Node, verb string, p sb.RestartParams) ops.Step {
 		return ops.Verdict{Progress: fmt.Sprintf("node is %s", node.Status)}
 	}
 	return s
+}
+
+// NodeRestartAt restarts a node at a new address, a node moving to another
+// host: NodeRestart with node_address set, done once the node is online
+// there (docs/steps.md, "Node migration").
+func NodeRestartAt(n Node, p sb.RestartParams) ops.Step {
+	addr := ""
+	if p.NodeAddress != nil {
+		addr = *p.NodeAddress
+	}
+	host := hostOf(addr)
+	s := NodeRestart(n, "restart", p)
+	s.Name = "restart at " + addr
+	s.Needs.Tasks = true
+	s.Describe = nodeState(n.ID)
+	s.CheckHint = fmt.Sprintf("the node's status and management IP: a restart at %s may be running (in_restart), and the new host's agent must be reachable", addr)
+	s.Skip = n.skip(func(snap *ops.Snapshot) (bool, string) {
+		if node, ok := snap.Node(n.ID); ok && node.Status == sb.NodeOnline && node.MgmtIP == host {
+			return true, fmt.Sprintf("node %s is already online at %s", n.ID, host)
+		}
+		return false, ""
+	})
+	restartGate := s.Gate
+	s.Gate = func(snap *ops.Snapshot) (string, string) {
+		if _, refusal := lookup(snap, n.ID); refusal != "" {
+			return "", refusal
+		}
+		if st := snap.Cluster.Status; !in(st, []sb.ClusterStatus{sb.ClusterActive, sb.ClusterDegraded, sb.ClusterReadOnly}) {
+			return fmt.Sprintf("the cluster is %s; a node moves only while its cluster runs (active, degraded or read_only)", st), ""
+		}
+		if bad := nodesNotIn(snap, n.ID, sb.NodeOnline); len(bad) > 0 {
+			return "every other node must be online while this one moves; not online: " + list(bad), ""
+		}
+		if !p.Force {
+			for _, fn := range []string{"node_restart", "balancing_on_restart"} {
+				if t := openTaskOn(snap, n.ID, fn); t != nil {
+					return fmt.Sprintf("a %s task (%s) is %s on node %s (force moves it anyway)", fn, t.ID, t.Status, n.ID), ""
+				}
+			}
+		}
+		return restartGate(snap)
+	}
+	restartCheck := s.Check
+	s.Check = func(b ops.Baseline, snap *ops.Snapshot) ops.Verdict {
+		v := restartCheck(b, snap)
+		if node, _ := snap.Node(n.ID); v.Done && node.MgmtIP != host {
+			return ops.Verdict{Failure: fmt.Sprintf("node %s came back online at %s, not at %s: the backend did not move it", n.ID, node.MgmtIP, host), Reason: "MigrationFailed"}
+		}
+		return v
+	}
+	return s
+}
+
+// NodePromote re-adds a moved node's new devices and sets its primary IP:
+// POST …/promote, 204 after about 5 s, no checks in the backend
+// (docs/steps.md, "Node migration").
+func NodePromote(n Node) ops.Step {
+	s := ops.Step{Name: "promote", Needs: ops.Needs{Nodes: true},
+		OnLostAnswer: ops.LostAnswerResends, Describe: nodeState(n.ID), BaselineOf: nodeStatusOf(n.ID),
+		CheckHint: "the node's devices: a promote re-adds new devices, and a second one finds none to add",
+		Call:      func(ctx context.Context, api sb.API) error { return api.PromoteStorageNode(ctx, n.Cluster, n.ID) }}
+	s.Endpoint, s.Path = nodeCall("POST", "promote", n.Cluster, n.ID)
+	s.Gate = func(snap *ops.Snapshot) (string, string) {
+		node, refusal := lookup(snap, n.ID)
+		switch {
+		case refusal != "":
+			return "", refusal
+		case node.Status != sb.NodeOnline:
+			return fmt.Sprintf("node %s is %s; it is promoted once online", n.ID, node.Status), ""
+		}
+		return "", ""
+	}
+	s.Check = func(b ops.Baseline, _ *ops.Snapshot) ops.Verdict {
+		if b.Sent {
+			return ops.Verdict{Done: true}
+		}
+		return ops.Verdict{Progress: "waiting for the promote's answer"}
+	}
+	return s
+}
+
+// nodeState describes a node for failure messages: "node X is offline at
+// 10.0.0.11".
+func nodeState(id string) func(s *ops.Snapshot) string {
+	return func(s *ops.Snapshot) string {
+		node, ok := s.Node(id)
+		if !ok {
+			return fmt.Sprintf("node %s is gone", id)
+		}
+		return fmt.Sprintf("node %s is %s at %s", id, node.Status, node.MgmtIP)
+	}
+}
+
+// hostOf is the host of a node address such as "10.0.0.21:5000", which
+// the backend reports as the node's mgmt_ip.
+func hostOf(address string) string {
+	if h, _, err := net.SplitHostPort(address); err == nil {
+		return h
+	}
+	return address
 }
 
 // syncCheck completes a synchronous call: its 204 means the backend
