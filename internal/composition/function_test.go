@@ -19,6 +19,8 @@ package composition
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -407,7 +409,8 @@ func TestComposedObjects(t *testing.T) {
 		"Node": {
 			reason:   "A node carries its options, the reference to the cluster and the provider config.",
 			resource: "node-node-3",
-			want: `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"StorageNode","metadata":{"name":"prod-node-3","namespace":"storage"},
+			want: `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"StorageNode","metadata":{"name":"prod-node-3","namespace":"storage",
+				"annotations":{"storage.simplyblock.io/node-address":"10.0.0.13:5000","storage.simplyblock.io/node-moves":"0"}},
 				"spec":{"forProvider":{"clusterIdRef":{"name":"prod"},"interfaceName":"eth0","maxSnapshots":100,"nodeAddress":"10.0.0.13:5000"},
 				"providerConfigRef":{"kind":"ProviderConfig","name":"team-a"}}}`,
 		},
@@ -436,6 +439,140 @@ func TestComposedObjects(t *testing.T) {
 			got := rsp.GetDesired().GetResources()[tc.resource].GetResource().AsMap()
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// observedNodeAt is a composed, ready StorageNode added at added that runs
+// at address after moves composed Migrates.
+func observedNodeAt(name, added, address string, moves int) string {
+	return `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"StorageNode",
+		"metadata":{"name":"prod-` + name + `","namespace":"storage","annotations":{"` + AnnotationNodeAddress + `":"` + address + `","` +
+		AnnotationNodeMoves + `":"` + strconv.Itoa(moves) + `"}},
+		"spec":{"forProvider":{"nodeAddress":"` + added + `","expand":false}},
+		"status":{"conditions":[{"type":"Ready","status":"True"}]}}`
+}
+
+// observedMigrate is a composed Migrate in phase.
+func observedMigrate(name, address, phase string) string {
+	return `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"StorageNodeOps",
+		"metadata":{"name":"` + name + `","namespace":"storage"},
+		"spec":{"forProvider":{"type":"Migrate","nodeIdRef":{"name":"prod-node-2"},"migrate":{"nodeAddress":"` + address + `"}}},
+		"status":{"atProvider":{"phase":"` + phase + `"}}}`
+}
+
+// TestNodeMoves: a node entry whose address changed composes one Migrate,
+// named after the move, and its StorageNode records where the node runs
+// once the Migrate succeeded.
+func TestNodeMoves(t *testing.T) {
+	// migrateOf is the key and name of node-2's move number n to address.
+	migrateOf := func(n int, address string) (string, string) {
+		suffix := fmt.Sprintf("node-2-%d-%s", n, changeID([]string{address}))
+		return migrateResourcePrefix + suffix, "prod-migrate-" + suffix
+	}
+	first, firstName := migrateOf(1, "10.0.0.22:5000")
+	back, backName := migrateOf(2, "10.0.0.12:5000")
+	other, otherName := migrateOf(1, "10.0.0.23:5000")
+	moved := func(address string) string { return strings.Replace(threeNodes, `"10.0.0.12:5000"`, `"`+address+`"`, 1) }
+	base := map[string]string{"cluster": observedCluster("active", "[]"), "activate": activateOps("Succeeded")}
+	type want struct {
+		// migrates are the composed Migrates: key → name, nodeAddress, ready.
+		migrates map[string]string
+		// node2 is node-2's StorageNode: its nodeAddress and annotations.
+		node2 string
+	}
+	cases := map[string]struct {
+		reason   string
+		xr       string
+		observed map[string]string
+		want     want
+	}{
+		"Unchanged": {
+			reason:   "A node at its entry's address composes no Migrate.",
+			xr:       xr(threeNodes),
+			observed: with(with(initialNodes, base), map[string]string{"node-node-2": observedNodeAt("node-2", "10.0.0.12:5000", "10.0.0.12:5000", 0)}),
+			want:     want{node2: "10.0.0.12:5000 at 10.0.0.12:5000 after 0"},
+		},
+		"AddressChanged": {
+			reason:   "A new address composes one Migrate of that node; the StorageNode keeps the address it was added with (immutable).",
+			xr:       xr(moved("10.0.0.22:5000")),
+			observed: with(with(initialNodes, base), map[string]string{"node-node-2": observedNodeAt("node-2", "10.0.0.12:5000", "10.0.0.12:5000", 0)}),
+			want:     want{migrates: map[string]string{first: firstName + " to 10.0.0.22:5000 ready=false"}, node2: "10.0.0.12:5000 at 10.0.0.12:5000 after 0"},
+		},
+		"ReRenderWhileMoving": {
+			reason: "A re-render composes the same Migrate again, never a second one.",
+			xr:     xr(moved("10.0.0.22:5000")),
+			observed: with(with(initialNodes, base), map[string]string{"node-node-2": observedNodeAt("node-2", "10.0.0.12:5000", "10.0.0.12:5000", 0),
+				first: observedMigrate(firstName, "10.0.0.22:5000", "Running")}),
+			want: want{migrates: map[string]string{first: firstName + " to 10.0.0.22:5000 ready=false"}, node2: "10.0.0.12:5000 at 10.0.0.12:5000 after 0"},
+		},
+		"MoveSucceeded": {
+			reason: "Once the Migrate succeeded the StorageNode records the new address and the move; the finished Migrate is dropped.",
+			xr:     xr(moved("10.0.0.22:5000")),
+			observed: with(with(initialNodes, base), map[string]string{"node-node-2": observedNodeAt("node-2", "10.0.0.12:5000", "10.0.0.12:5000", 0),
+				first: observedMigrate(firstName, "10.0.0.22:5000", "Succeeded")}),
+			want: want{node2: "10.0.0.12:5000 at 10.0.0.22:5000 after 1"},
+		},
+		"AfterTheMove": {
+			reason:   "A re-render after the move composes nothing more.",
+			xr:       xr(moved("10.0.0.22:5000")),
+			observed: with(with(initialNodes, base), map[string]string{"node-node-2": observedNodeAt("node-2", "10.0.0.12:5000", "10.0.0.22:5000", 1)}),
+			want:     want{node2: "10.0.0.12:5000 at 10.0.0.22:5000 after 1"},
+		},
+		"MovedBack": {
+			reason:   "Moving the node back to the address it was added with is a new move, with a new name (the first one's record would stop a twin).",
+			xr:       xr(threeNodes),
+			observed: with(with(initialNodes, base), map[string]string{"node-node-2": observedNodeAt("node-2", "10.0.0.12:5000", "10.0.0.22:5000", 1)}),
+			want:     want{migrates: map[string]string{back: backName + " to 10.0.0.12:5000 ready=false"}, node2: "10.0.0.12:5000 at 10.0.0.22:5000 after 1"},
+		},
+		"FailedMoveStays": {
+			reason: "A failed Migrate stays composed (the XR is not Ready) until the XR changes.",
+			xr:     xr(moved("10.0.0.22:5000")),
+			observed: with(with(initialNodes, base), map[string]string{"node-node-2": observedNodeAt("node-2", "10.0.0.12:5000", "10.0.0.12:5000", 0),
+				first: observedMigrate(firstName, "10.0.0.22:5000", "Failed")}),
+			want: want{migrates: map[string]string{first: firstName + " to 10.0.0.22:5000 ready=false"}, node2: "10.0.0.12:5000 at 10.0.0.12:5000 after 0"},
+		},
+		"FailedMoveReplaced": {
+			reason: "A new address after a failed Migrate composes a new one; the failed one is dropped.",
+			xr:     xr(moved("10.0.0.23:5000")),
+			observed: with(with(initialNodes, base), map[string]string{"node-node-2": observedNodeAt("node-2", "10.0.0.12:5000", "10.0.0.12:5000", 0),
+				first: observedMigrate(firstName, "10.0.0.22:5000", "Failed")}),
+			want: want{migrates: map[string]string{other: otherName + " to 10.0.0.23:5000 ready=false"}, node2: "10.0.0.12:5000 at 10.0.0.12:5000 after 0"},
+		},
+		"RunningMoveKeptWhenRetargeted": {
+			reason: "A Migrate still running when the address changes again stays composed until it finishes; the new one queues behind it.",
+			xr:     xr(moved("10.0.0.23:5000")),
+			observed: with(with(initialNodes, base), map[string]string{"node-node-2": observedNodeAt("node-2", "10.0.0.12:5000", "10.0.0.12:5000", 0),
+				first: observedMigrate(firstName, "10.0.0.22:5000", "Running")}),
+			want: want{migrates: map[string]string{first: firstName + " to 10.0.0.22:5000 ready=false", other: otherName + " to 10.0.0.23:5000 ready=false"},
+				node2: "10.0.0.12:5000 at 10.0.0.12:5000 after 0"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			rsp, err := NewFunction(logging.NewNopLogger()).RunFunction(context.Background(), newRequest(tc.xr, tc.observed))
+			if err != nil {
+				t.Fatalf("RunFunction: %v", err)
+			}
+			got := want{migrates: map[string]string{}}
+			for key, r := range rsp.GetDesired().GetResources() {
+				u := unstructured.Unstructured{Object: r.GetResource().AsMap()}
+				switch {
+				case u.GetKind() == "StorageNodeOps":
+					addr, _, _ := unstructured.NestedString(u.Object, "spec", "forProvider", "migrate", "nodeAddress")
+					got.migrates[key] = fmt.Sprintf("%s to %s ready=%t", u.GetName(), addr, r.GetReady() == fnv1.Ready_READY_TRUE)
+				case key == "node-node-2":
+					added, _, _ := unstructured.NestedString(u.Object, "spec", "forProvider", "nodeAddress")
+					a := u.GetAnnotations()
+					got.node2 = fmt.Sprintf("%s at %s after %s", added, a[AnnotationNodeAddress], a[AnnotationNodeMoves])
+				}
+			}
+			if len(got.migrates) == 0 {
+				got.migrates = nil
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("%s\nRunFunction(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

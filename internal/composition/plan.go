@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -36,6 +37,16 @@ const APIVersion = "simplyblock.m.crossplane.io/v1alpha1"
 // whose expanded nodes it covers (a node was removed) composes no new Expand.
 const AnnotationExpandedNodes = "storage.simplyblock.io/expanded-nodes"
 
+// On a composed StorageNode: the address its node runs at (the one it was
+// added with, or the last one a composed Migrate moved it to) and how many
+// composed Migrates of it succeeded, which numbers the next one. A node
+// entry whose address differs from the first composes a Migrate
+// (README, "Composition": "Moving a node").
+const (
+	AnnotationNodeAddress = "storage.simplyblock.io/node-address"
+	AnnotationNodeMoves   = "storage.simplyblock.io/node-moves"
+)
+
 // Composition resource names: the keys that tie a composed resource to its
 // place in the composition across renders.
 const (
@@ -44,9 +55,10 @@ const (
 	// ResourceActivate is the Activate ClusterOps.
 	ResourceActivate = "activate"
 
-	nodeResourcePrefix   = "node-"
-	poolResourcePrefix   = "pool-"
-	expandResourcePrefix = "expand-"
+	nodeResourcePrefix    = "node-"
+	poolResourcePrefix    = "pool-"
+	expandResourcePrefix  = "expand-"
+	migrateResourcePrefix = "migrate-"
 )
 
 // Cluster statuses (status.atProvider.status of a StorageCluster) that show
@@ -87,6 +99,7 @@ func (p *planner) Plan() plan {
 
 	activated, activationPhase := p.activation()
 	var expansion []string
+	var moves []move
 	composedNodes, readyNodes := 0, 0
 	for _, n := range p.spec.Nodes {
 		key := nodeResourcePrefix + n.Name
@@ -110,8 +123,14 @@ func (p *planner) Plan() plan {
 		if expand {
 			expansion = append(expansion, n.Name)
 		}
+		at := p.nodeAt(n, obs, seen)
+		if m, moving := p.moveOf(n, at); moving {
+			moves = append(moves, m)
+		} else if seen && n.Address != at.address {
+			at = location{address: n.Address, moves: at.moves + 1} // its Migrate succeeded
+		}
 		ready := isReady(obs)
-		out.Resources[key] = composedResource{Object: p.storageNode(n, expand), Ready: ready}
+		out.Resources[key] = composedResource{Object: p.storageNode(n, expand, obs, seen, at), Ready: ready}
 		composedNodes++
 		if ready {
 			readyNodes++
@@ -155,10 +174,16 @@ func (p *planner) Plan() plan {
 			addOperation(current, op)
 		}
 	}
-	// An earlier expansion that is still running stays composed until it
-	// finishes; deleting it would abandon it half way.
+	for _, m := range moves {
+		addOperation(m.key, p.migrate(m))
+	}
+	// An earlier expansion or move that is still running stays composed
+	// until it finishes; deleting it would abandon it half way.
 	for _, key := range sortedKeys(p.observed) {
-		if !strings.HasPrefix(key, expandResourcePrefix) || key == current {
+		if (!strings.HasPrefix(key, expandResourcePrefix) && !strings.HasPrefix(key, migrateResourcePrefix)) || key == current {
+			continue
+		}
+		if _, composed := out.Resources[key]; composed {
 			continue
 		}
 		if phase := phaseOf(p.observed[key]); phase != "Succeeded" && phase != "Failed" {
@@ -225,18 +250,84 @@ func (p *planner) lastOperation() map[string]any {
 // name is the object name of a composed resource: the XR's name and a suffix.
 func (p *planner) name(suffix string) string { return p.xrName + "-" + suffix }
 
-func (p *planner) storageNode(n nodeSpec, expand bool) map[string]any {
+// storageNode is the desired StorageNode of node entry n. A composed one
+// keeps the address it was added with (it is immutable; the provider finds
+// the node by its UUID wherever it moved) and records where it runs.
+func (p *planner) storageNode(n nodeSpec, expand bool, obs map[string]any, seen bool, at location) map[string]any {
 	fp := map[string]any{}
 	for k, v := range n.Options {
 		fp[k] = v
 	}
 	fp["clusterIdRef"] = map[string]any{"name": p.clusterName}
 	fp["nodeAddress"] = n.Address
+	if added, ok, _ := unstructured.NestedString(obs, "spec", "forProvider", "nodeAddress"); seen && ok && added != "" {
+		fp["nodeAddress"] = added
+	}
 	fp["interfaceName"] = n.Interface
 	if expand {
 		fp["expand"] = true
 	}
-	return p.managed("StorageNode", p.name(n.Name), fp)
+	obj := p.managed("StorageNode", p.name(n.Name), fp)
+	_ = unstructured.SetNestedStringMap(obj, map[string]string{
+		AnnotationNodeAddress: at.address, AnnotationNodeMoves: strconv.Itoa(at.moves),
+	}, "metadata", "annotations")
+	return obj
+}
+
+// A location is where a composed node runs: its address and how many
+// composed Migrates moved it there.
+type location struct {
+	address string
+	moves   int
+}
+
+// nodeAt reads where node entry n's StorageNode runs from its annotations;
+// a node not composed yet (or composed before they existed) is at the
+// address it is added with.
+func (p *planner) nodeAt(n nodeSpec, obs map[string]any, seen bool) location {
+	at := location{address: n.Address}
+	if !seen {
+		return at
+	}
+	annotations, _, _ := unstructured.NestedStringMap(obs, "metadata", "annotations")
+	if a := annotations[AnnotationNodeAddress]; a != "" {
+		at.address = a
+	} else if added, ok, _ := unstructured.NestedString(obs, "spec", "forProvider", "nodeAddress"); ok && added != "" {
+		at.address = added
+	}
+	at.moves, _ = strconv.Atoi(annotations[AnnotationNodeMoves])
+	return at
+}
+
+// A move is a composed Migrate of one node to its entry's new address.
+type move struct {
+	key, name string
+	node      nodeSpec
+}
+
+// moveOf returns the Migrate that takes node entry n from at to its address,
+// unless it is there or that Migrate succeeded (then the node is there).
+// The Migrate is named after the move's number and target, so a re-render
+// composes the same one, and a later move to the same address a new one.
+func (p *planner) moveOf(n nodeSpec, at location) (move, bool) {
+	if n.Address == at.address {
+		return move{}, false
+	}
+	suffix := fmt.Sprintf("%s-%d-%s", n.Name, at.moves+1, changeID([]string{n.Address}))
+	m := move{key: migrateResourcePrefix + suffix, name: p.name("migrate-" + suffix), node: n}
+	return m, phaseOf(p.observed[m.key]) != "Succeeded"
+}
+
+// migrate is the StorageNodeOps of a move.
+func (p *planner) migrate(m move) map[string]any {
+	fp := map[string]any{}
+	for k, v := range p.spec.Operations {
+		fp[k] = v
+	}
+	fp["type"] = "Migrate"
+	fp["nodeIdRef"] = map[string]any{"name": p.name(m.node.Name)}
+	fp["migrate"] = map[string]any{"nodeAddress": m.node.Address}
+	return p.managed("StorageNodeOps", m.name, fp)
 }
 
 func (p *planner) storagePool(name string, params map[string]any) map[string]any {

@@ -319,6 +319,80 @@ func TestRenderLifecycle(t *testing.T) {
 	if last != expandOps[1].Name {
 		t.Errorf("re-render: status.lastOperation.name = %q, want %q", last, expandOps[1].Name)
 	}
+
+	// 4. node-2 moves to another host: one Migrate of it; its StorageNode
+	// keeps the address it was added with (immutable).
+	movedXR := withAddress(t, example("xr-expanded.yaml"), "10.0.0.12:5000", "10.0.0.22:5000")
+	moving := render(t, tl, movedXR, composition, functions, settled)
+	golden(t, "move.yaml", moving)
+	validate(t, tl, movedXR, moving)
+	migrates := migratesOf(moving)
+	if len(migrates) != 1 || !strings.HasPrefix(migrates[0], "prod-migrate-node-2-1-") || !strings.HasSuffix(migrates[0], " to 10.0.0.22:5000") {
+		t.Fatalf("move: want one Migrate of node-2 to 10.0.0.22:5000, got %v", migrates)
+	}
+	if got := nodeAddresses(moving)["prod-node-2"]; got != "10.0.0.12:5000 at 10.0.0.12:5000" {
+		t.Errorf("move: node-2 = %s, want added at and still at 10.0.0.12:5000 while it moves", got)
+	}
+
+	// 5. The Migrate succeeded: the StorageNode records the new address,
+	// and nothing more is composed for it.
+	moved := observe(moving.composed, func(u *unstructured.Unstructured) {
+		ready(u)
+		if k := u.GetKind(); k == "ClusterOps" || k == "StorageNodeOps" {
+			_ = unstructured.SetNestedField(u.Object, "Succeeded", "status", "atProvider", "phase")
+		}
+	})
+	after := render(t, tl, movedXR, composition, functions, moved)
+	validate(t, tl, movedXR, after)
+	if m := migratesOf(after); len(m) != 0 {
+		t.Errorf("after the move: want no Migrate, got %v", m)
+	}
+	if got := nodeAddresses(after)["prod-node-2"]; got != "10.0.0.12:5000 at 10.0.0.22:5000" {
+		t.Errorf("after the move: node-2 = %s, want added at 10.0.0.12:5000, at 10.0.0.22:5000", got)
+	}
+}
+
+// withAddress writes a copy of the XR at path with one node address
+// replaced, and returns the copy's path.
+func withAddress(t *testing.T, path, from, to string) string {
+	t.Helper()
+	b, err := os.ReadFile(path) //nolint:gosec // a file of the repository
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(from)) {
+		t.Fatalf("%s has no address %s", path, from)
+	}
+	out := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := os.WriteFile(out, bytes.Replace(b, []byte(from), []byte(to), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// migratesOf lists the composed Migrates: "<name> to <address>".
+func migratesOf(r rendering) []string {
+	var out []string
+	for _, u := range r.composed {
+		if u.GetKind() == "StorageNodeOps" {
+			addr, _, _ := unstructured.NestedString(u.Object, "spec", "forProvider", "migrate", "nodeAddress")
+			out = append(out, u.GetName()+" to "+addr)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// nodeAddresses maps each composed StorageNode to "<added with> at <runs at>".
+func nodeAddresses(r rendering) map[string]string {
+	out := map[string]string{}
+	for _, u := range r.composed {
+		if u.GetKind() == "StorageNode" {
+			added, _, _ := unstructured.NestedString(u.Object, "spec", "forProvider", "nodeAddress")
+			out[u.GetName()] = added + " at " + u.GetAnnotations()["storage.simplyblock.io/node-address"]
+		}
+	}
+	return out
 }
 
 // TestRenderLegacyClaim renders the cluster-scoped legacy XR that a

@@ -26,8 +26,9 @@ import (
 )
 
 // migrateType moves a node to another host, keeping its identity: a
-// shutdown (skipped when the node is offline already), a restart at the
-// new address, a promote, then the rebalancing that follows. No step in
+// shutdown (skipped when the node is offline already, or online at the new
+// host: a Migrate that finds the move done changes nothing), a restart at
+// the new address, a promote, then the rebalancing that follows. No step in
 // between is a safe point: a cancelled or deleted Migrate finishes.
 var migrateType = opType{plan: func(in planInput) []ops.Step {
 	p := in.params.Migrate
@@ -37,7 +38,7 @@ var migrateType = opType{plan: func(in planInput) []ops.Step {
 	addr := p.NodeAddress
 	rp := sb.RestartParams{Force: p.Force, NodeAddress: &addr, NewSsdPcie: slices.Clone(p.NewSsdPcie)}
 	return []ops.Step{
-		steps.NodeShutdown(in.node, steps.ShutdownOptions{Force: p.Force, RestartFollows: true}),
+		steps.NodeShutdown(in.node, steps.ShutdownOptions{Force: p.Force, RestartFollows: true, MovesTo: addr}),
 		steps.NodeRestartAt(in.node, rp),
 		steps.NodePromote(in.node),
 		steps.WaitForRebalancing(in.node),

@@ -525,6 +525,11 @@ func TestMigrateSteps(t *testing.T) {
 			judge:  skip, step: shutdown, snap: offlineHere,
 			want: outcome{Skip: true, Progress: "already offline"},
 		},
+		"ShutdownSkipsWhenMoved": {
+			reason: "A node already online at the new host is not shut down again (a repeated Migrate changes nothing).",
+			judge:  skip, step: shutdown, snap: snap(sb.ClusterActive, nodes("n1=online", "n2=online"), mgmtIP("n1", "10.0.0.21")),
+			want: outcome{Skip: true, Progress: "node n1 is already online at 10.0.0.21"},
+		},
 		"ShutdownSafetyGate": {
 			reason: "An online node is shut down first, behind the safety gate.",
 			judge:  gate, step: shutdown, snap: snap(sb.ClusterDegraded, nodes("n1=online", "n2=unreachable")),

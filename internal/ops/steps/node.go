@@ -82,6 +82,9 @@ type ShutdownOptions struct {
 	// RestartFollows says the plan restarts the node next: a late original
 	// of a lost shutdown would then take the restarted node down again.
 	RestartFollows bool
+	// MovesTo, for a node migration, skips the shutdown of a node that is
+	// already online at this address (it moved already).
+	MovesTo string
 }
 
 // NodeShutdown shuts a node down: POST …/shutdown[?force=true], 202
@@ -107,6 +110,15 @@ func NodeShutdown(n Node, o ShutdownOptions) ops.Step {
 		s.RefusedForNow, s.WithoutEvidence = shutdownRefusedForNow, ops.NoEvidenceSendsAgain
 	}
 	s.Skip = n.skipIn("already offline", sb.NodeOffline)
+	if o.MovesTo != "" {
+		offline, there := s.Skip, onlineAt(n, o.MovesTo)
+		s.Skip = func(snap *ops.Snapshot) (bool, string) {
+			if skip, why := there(snap); skip {
+				return skip, why
+			}
+			return offline(snap)
+		}
+	}
 	s.Gate = func(snap *ops.Snapshot) (string, string) {
 		node, refusal := lookup(snap, n.ID)
 		if refusal != "" {
@@ -228,12 +240,7 @@ func NodeRestartAt(n Node, p sb.RestartParams) ops.Step {
 	s.Needs.Tasks = true
 	s.Describe = nodeState(n.ID)
 	s.CheckHint = fmt.Sprintf("the node's status and management IP: a restart at %s may be running (in_restart), and the new host's agent must be reachable", addr)
-	s.Skip = n.skip(func(snap *ops.Snapshot) (bool, string) {
-		if node, ok := snap.Node(n.ID); ok && node.Status == sb.NodeOnline && node.MgmtIP == host {
-			return true, fmt.Sprintf("node %s is already online at %s", n.ID, host)
-		}
-		return false, ""
-	})
+	s.Skip = onlineAt(n, addr)
 	restartGate := s.Gate
 	s.Gate = func(snap *ops.Snapshot) (string, string) {
 		if _, refusal := lookup(snap, n.ID); refusal != "" {
@@ -263,6 +270,18 @@ func NodeRestartAt(n Node, p sb.RestartParams) ops.Step {
 		return v
 	}
 	return s
+}
+
+// onlineAt skips a step of a node migration when the node is already online
+// at address's host.
+func onlineAt(n Node, address string) func(s *ops.Snapshot) (bool, string) {
+	host := hostOf(address)
+	return n.skip(func(snap *ops.Snapshot) (bool, string) {
+		if node, ok := snap.Node(n.ID); ok && node.Status == sb.NodeOnline && node.MgmtIP == host {
+			return true, fmt.Sprintf("node %s is already online at %s", n.ID, host)
+		}
+		return false, ""
+	})
 }
 
 // NodePromote re-adds a moved node's new devices and sets its primary IP:
