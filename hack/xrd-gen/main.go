@@ -98,7 +98,12 @@ func run(crds, out string) error {
 		return err
 	}
 
-	spec, err := specSchema(cluster, node, pool, ops)
+	nodeOps, err := forProvider("storagenodeops")
+	if err != nil {
+		return err
+	}
+
+	spec, err := specSchema(cluster, node, pool, ops, nodeOps)
 	if err != nil {
 		return err
 	}

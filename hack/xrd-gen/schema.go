@@ -71,7 +71,7 @@ func mapList(desc string, maxItems int64, item extv1.JSONSchemaProps) extv1.JSON
 
 // specSchema is the XR's spec: the cluster, its nodes and pools, and the
 // policy of the operations composed for it.
-func specSchema(cluster, node, pool, ops map[string]extv1.JSONSchemaProps) (extv1.JSONSchemaProps, error) {
+func specSchema(cluster, node, pool, ops, nodeOps map[string]extv1.JSONSchemaProps) (extv1.JSONSchemaProps, error) {
 	clusterProps, err := pick(cluster, clusterFields)
 	if err != nil {
 		return extv1.JSONSchemaProps{}, err
@@ -84,6 +84,7 @@ func specSchema(cluster, node, pool, ops map[string]extv1.JSONSchemaProps) (extv
 	if err != nil {
 		return extv1.JSONSchemaProps{}, err
 	}
+	nodeMigrate := nodeOps["migrate"].Properties
 	poolProps, err := pick(pool, poolFields)
 	if err != nil {
 		return extv1.JSONSchemaProps{}, err
@@ -102,7 +103,7 @@ func specSchema(cluster, node, pool, ops map[string]extv1.JSONSchemaProps) (extv
 		"operation per change integrates them. Removing a node deletes its StorageNode.", maxNodes), maxNodes,
 		object("A storage node.", map[string]extv1.JSONSchemaProps{
 			"name":      nodeName,
-			"address":   withDescription(nodeIdentity["nodeAddress"], "Management address of the node, host:port."),
+			"address":   movableAddress(nodeIdentity["nodeAddress"], nodeMigrate["nodeAddress"]),
 			"interface": withDescription(nodeIdentity["interfaceName"], "Management network interface of the node."),
 			"options":   object("Further StorageNode parameters (spec.forProvider of the StorageNode).", nodeOptions),
 		}, "name", "address", "interface"))
@@ -120,6 +121,17 @@ func specSchema(cluster, node, pool, ops map[string]extv1.JSONSchemaProps) (extv
 					Enum: []extv1.JSON{{Raw: []byte(`"ProviderConfig"`)}, {Raw: []byte(`"ClusterProviderConfig"`)}}},
 			}, "name"),
 	}, "nodes"), nil
+}
+
+// movableAddress is a node's address in the XR: the StorageNode's bounds,
+// the Migrate's host:port pattern, and not immutable: a new address moves
+// the node with a composed Migrate.
+func movableAddress(added, migrate extv1.JSONSchemaProps) extv1.JSONSchemaProps {
+	p := withDescription(added, "Management address of the node, host:port. Changing it moves the node to that "+
+		"host with one composed StorageNodeOps Migrate; the node keeps its identity.")
+	p.XValidations = nil
+	p.Pattern = migrate.Pattern
+	return p
 }
 
 func withDescription(p extv1.JSONSchemaProps, desc string) extv1.JSONSchemaProps {

@@ -21,18 +21,22 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
 
 // TestNamespacedXR runs the life of a namespaced XStorageCluster: created
-// with three nodes and a pool, grown to five, re-reconciled across restarts
-// of Crossplane core and the provider, shrunk by one node, deleted.
+// with three nodes and a pool, grown to five, a node moved to another host,
+// re-reconciled across restarts of Crossplane core and the provider, shrunk
+// by one node, deleted.
 func TestNamespacedXR(t *testing.T) {
 	needWorld(t)
 	ns := newNamespace(t, "e2e-xr")
 	c, u := newComposite(t, "xr.yaml", ns, "xr", "10.1.0.")
 	id := createCluster(c, u)
 	growCluster(c, id)
+	moveNode(c, id)
 	restartAndReconcile(c, id)
 	removeNode(c, id)
 	deleteCluster(c, id)
@@ -102,7 +106,8 @@ func removeNode(c *composite, id string) {
 	nodeID := sn.GetAnnotations()["crossplane.io/external-name"]
 	ops := c.operations()
 	since := time.Now()
-	c.setNodes(c.nodesOf("xr-expanded.yaml")[:4])
+	nodes, _, _ := unstructured.NestedSlice(c.object().Object, "spec", "nodes")
+	c.setNodes(nodes[:4]) // as they are now (node-2 moved), without node-5
 	waitFor(t, "StorageNode "+name+" deleted", func() (bool, string) {
 		return get(t, managedAPI, "StorageNode", c.namespace, name) == nil, resourceSummary(t, c.namespace)
 	})
