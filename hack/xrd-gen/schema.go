@@ -37,6 +37,7 @@ const (
 	maxPools      = 64  // pools of one cluster
 	maxNodeName   = 40  // leaves room for the XR's name in the StorageNode's name
 	maxObjectName = 253 // a Kubernetes object name
+	maxTimestamp  = 64  // an RFC 3339 timestamp
 	maxNamespace  = 63  // a Kubernetes namespace name
 )
 
@@ -114,6 +115,12 @@ func specSchema(cluster, node, pool, ops, nodeOps map[string]extv1.JSONSchemaPro
 		"nodes":      nodes,
 		"pools":      mapList(fmt.Sprintf("Storage pools of the cluster, at most %d.", maxPools), maxPools, object("StoragePool parameters (spec.forProvider).", poolProps, "name")),
 		"operations": object("Policy of the operations composed for the cluster (deadlines, retries).", opsProps),
+		"images": withDescription(withoutDefaults(ops["upgrade"]), "The cluster's control-plane and SPDK images. A change "+
+			"composes one Upgrade ClusterOps (restart: every node restarts with the new SPDK image); the first value is "+
+			"taken as what the cluster runs."),
+		"restartRequestedAt": restartRequestedAt(),
+		"rollingRestart": object("Settings of the NodeRollingRestart a new restartRequestedAt composes.",
+			pickNamed(ops["nodeRollingRestart"].Properties, "healthGate", "perNodeTimeoutSeconds")),
 		"providerConfigRef": object("ProviderConfig (or ClusterProviderConfig) of every composed resource.",
 			map[string]extv1.JSONSchemaProps{
 				"name": boundedStr("Name of the ProviderConfig.", maxObjectName),
@@ -121,6 +128,25 @@ func specSchema(cluster, node, pool, ops, nodeOps map[string]extv1.JSONSchemaPro
 					Enum: []extv1.JSON{{Raw: []byte(`"ProviderConfig"`)}, {Raw: []byte(`"ClusterProviderConfig"`)}}},
 			}, "name"),
 	}, "nodes"), nil
+}
+
+// restartRequestedAt is the XR's restart request: a timestamp whose every
+// new value composes one NodeRollingRestart (kubectl rollout restart's
+// habit, Cluster API's rolloutAfter).
+func restartRequestedAt() extv1.JSONSchemaProps {
+	p := boundedStr("A new value (a timestamp, e.g. 2026-12-01T10:00:00Z) composes one NodeRollingRestart of the cluster "+
+		"with the rollingRestart settings; the value the XR is created with restarts nothing.", maxTimestamp)
+	p.Format = "date-time"
+	return p
+}
+
+// pickNamed copies the named properties without their defaults.
+func pickNamed(from map[string]extv1.JSONSchemaProps, names ...string) map[string]extv1.JSONSchemaProps {
+	out := map[string]extv1.JSONSchemaProps{}
+	for _, n := range names {
+		out[n] = withoutDefaults(from[n])
+	}
+	return out
 }
 
 // movableAddress is a node's address in the XR: the StorageNode's bounds,

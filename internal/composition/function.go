@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	fnv1 "github.com/crossplane/function-sdk-go/proto/v1"
 	"github.com/crossplane/function-sdk-go/request"
 	"github.com/crossplane/function-sdk-go/resource"
@@ -119,6 +120,9 @@ func (f *Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) 
 			Resource: &composed.Unstructured{Unstructured: unstructured.Unstructured{Object: r.Object}},
 			Ready:    ready,
 		}
+	}
+	if cd, ok := desired[ResourceCluster]; ok {
+		meta.AddAnnotations(cd.Resource, out.ClusterAnnotations)
 	}
 	if err := response.SetDesiredComposedResources(rsp, desired); err != nil {
 		response.Fatal(rsp, errors.Wrap(err, errSetDesiredCDs))

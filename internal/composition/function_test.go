@@ -577,3 +577,168 @@ func TestNodeMoves(t *testing.T) {
 		})
 	}
 }
+
+// observedClusterAt is the observed StorageCluster in status with the
+// annotations a.
+func observedClusterAt(status string, a map[string]string) string {
+	b, _ := json.Marshal(a)
+	return strings.Replace(observedCluster(status, "[]"), `"metadata":{"name":"prod","namespace":"storage"}`,
+		`"metadata":{"name":"prod","namespace":"storage","annotations":`+string(b)+`}`, 1)
+}
+
+// observedClusterOp is a composed ClusterOps of type in phase.
+func observedClusterOp(name, typ, phase string) string {
+	return `{"apiVersion":"simplyblock.m.crossplane.io/v1alpha1","kind":"ClusterOps",
+		"metadata":{"name":"` + name + `","namespace":"storage"},
+		"spec":{"forProvider":{"type":"` + typ + `","clusterIdRef":{"name":"prod"}}},
+		"status":{"atProvider":{"phase":"` + phase + `"}}}`
+}
+
+// TestClusterChanges: a change of the XR's images composes one Upgrade, a
+// new restartRequestedAt one NodeRollingRestart, each named after its
+// change; the StorageCluster records what the cluster runs once they
+// succeeded.
+func TestClusterChanges(t *testing.T) {
+	const v1, v2 = `"images":{"managementImage":"simplyblock/simplyblock:v1","spdkImage":"simplyblock/spdk:v1"}`,
+		`"images":{"managementImage":"simplyblock/simplyblock:v2","spdkImage":"simplyblock/spdk:v2","restart":true}`
+	const ts1, ts2 = `"restartRequestedAt":"2026-12-01T10:00:00Z"`, `"restartRequestedAt":"2026-12-02T10:00:00Z"`
+	spec := func(fields ...string) string {
+		return strings.Replace(threeNodes, `"pools"`, strings.Join(append(fields, `"rollingRestart":{"healthGate":false},"pools"`), ","), 1)
+	}
+	const v1State, v2State = "simplyblock/simplyblock:v1,simplyblock/spdk:v1", "simplyblock/simplyblock:v2,simplyblock/spdk:v2"
+	upgrade := func(n int, state string) (string, string) {
+		suffix := fmt.Sprintf("%d-%s", n, changeID([]string{state}))
+		return upgradeResourcePrefix + suffix, "prod-upgrade-" + suffix
+	}
+	restart := func(ts string) (string, string) {
+		key := restartResourcePrefix + changeID([]string{ts})
+		return key, "prod-" + key
+	}
+	up1, up1Name := upgrade(1, v2State)
+	up2, up2Name := upgrade(2, v1State)
+	rr1, rr1Name := restart("2026-12-01T10:00:00Z")
+	running := func(images string, upgrades int, restartedFor string) map[string]string {
+		return map[string]string{AnnotationImages: images, AnnotationUpgrades: strconv.Itoa(upgrades), AnnotationRestartRequested: restartedFor}
+	}
+	activated := func(a map[string]string, more map[string]string) map[string]string {
+		return with(with(initialNodes, map[string]string{"cluster": observedClusterAt("active", a), "activate": activateOps("Succeeded")}), more)
+	}
+	type want struct {
+		// ops are the composed Upgrades and restarts: key → "name type params".
+		ops map[string]string
+		// cluster is the StorageCluster's annotations.
+		cluster map[string]string
+	}
+	cases := map[string]struct {
+		reason   string
+		xr       string
+		observed map[string]string
+		want     want
+	}{
+		"NewCluster": {
+			reason: "A new XR's images are what the cluster runs and its restartRequestedAt asks for nothing.",
+			xr:     xr(spec(v1, ts1)),
+			want:   want{cluster: running(v1State, 0, "2026-12-01T10:00:00Z")},
+		},
+		"Unchanged": {
+			reason:   "An XR as the cluster runs composes nothing.",
+			xr:       xr(spec(v1, ts1)),
+			observed: activated(running(v1State, 0, "2026-12-01T10:00:00Z"), nil),
+			want:     want{cluster: running(v1State, 0, "2026-12-01T10:00:00Z")},
+		},
+		"ImagesChanged": {
+			reason:   "New images compose one Upgrade, numbered after the upgrades before it, with the XR's parameters.",
+			xr:       xr(spec(v2)),
+			observed: activated(running(v1State, 0, ""), nil),
+			want: want{ops: map[string]string{up1: up1Name + ` Upgrade {"upgrade":{"managementImage":"simplyblock/simplyblock:v2","restart":true,"spdkImage":"simplyblock/spdk:v2"}}`},
+				cluster: running(v1State, 0, "")},
+		},
+		"UpgradeRunning": {
+			reason:   "A re-render composes the same Upgrade again.",
+			xr:       xr(spec(v2)),
+			observed: activated(running(v1State, 0, ""), map[string]string{up1: observedClusterOp(up1Name, "Upgrade", "Running")}),
+			want: want{ops: map[string]string{up1: up1Name + ` Upgrade {"upgrade":{"managementImage":"simplyblock/simplyblock:v2","restart":true,"spdkImage":"simplyblock/spdk:v2"}}`},
+				cluster: running(v1State, 0, "")},
+		},
+		"UpgradeSucceeded": {
+			reason:   "Once the Upgrade succeeded the cluster records the images and the upgrade; the Upgrade is dropped.",
+			xr:       xr(spec(v2)),
+			observed: activated(running(v1State, 0, ""), map[string]string{up1: observedClusterOp(up1Name, "Upgrade", "Succeeded")}),
+			want:     want{cluster: running(v2State, 1, "")},
+		},
+		"ImagesChangedBack": {
+			reason:   "Going back to the first images is a new Upgrade with a new number (the first one's record would stop a twin).",
+			xr:       xr(spec(v1)),
+			observed: activated(running(v2State, 1, ""), nil),
+			want: want{ops: map[string]string{up2: up2Name + ` Upgrade {"upgrade":{"managementImage":"simplyblock/simplyblock:v1","spdkImage":"simplyblock/spdk:v1"}}`},
+				cluster: running(v2State, 1, "")},
+		},
+		"FailedUpgradeStays": {
+			reason:   "A failed Upgrade stays composed (the XR is not Ready) until the XR changes.",
+			xr:       xr(spec(v2)),
+			observed: activated(running(v1State, 0, ""), map[string]string{up1: observedClusterOp(up1Name, "Upgrade", "Failed")}),
+			want: want{ops: map[string]string{up1: up1Name + ` Upgrade {"upgrade":{"managementImage":"simplyblock/simplyblock:v2","restart":true,"spdkImage":"simplyblock/spdk:v2"}}`},
+				cluster: running(v1State, 0, "")},
+		},
+		"RestartRequested": {
+			reason:   "A new restartRequestedAt composes one NodeRollingRestart with the XR's settings.",
+			xr:       xr(spec(ts1)),
+			observed: activated(running("", 0, ""), nil),
+			want:     want{ops: map[string]string{rr1: rr1Name + ` NodeRollingRestart {"nodeRollingRestart":{"healthGate":false}}`}, cluster: running("", 0, "")},
+		},
+		"RestartSucceeded": {
+			reason:   "Once the restart succeeded the cluster records the request; the same timestamp asks for nothing more.",
+			xr:       xr(spec(ts1)),
+			observed: activated(running("", 0, ""), map[string]string{rr1: observedClusterOp(rr1Name, "NodeRollingRestart", "Succeeded")}),
+			want:     want{cluster: running("", 0, "2026-12-01T10:00:00Z")},
+		},
+		"AnotherRestart": {
+			reason:   "A later timestamp is a new restart.",
+			xr:       xr(spec(ts2)),
+			observed: activated(running("", 0, "2026-12-01T10:00:00Z"), nil),
+			want: want{ops: map[string]string{restartResourcePrefix + changeID([]string{"2026-12-02T10:00:00Z"}): "prod-" + restartResourcePrefix + changeID([]string{"2026-12-02T10:00:00Z"}) +
+				` NodeRollingRestart {"nodeRollingRestart":{"healthGate":false}}`}, cluster: running("", 0, "2026-12-01T10:00:00Z")},
+		},
+		"NotActivatedYet": {
+			reason: "Before the cluster is activated nothing is composed; the change waits.",
+			xr:     xr(spec(v2, ts1)),
+			observed: with(initialNodes, map[string]string{"cluster": observedClusterAt("unready", running(v1State, 0, "")),
+				"activate": activateOps("Pending")}),
+			want: want{cluster: running(v1State, 0, "")},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			rsp, err := NewFunction(logging.NewNopLogger()).RunFunction(context.Background(), newRequest(tc.xr, tc.observed))
+			if err != nil {
+				t.Fatalf("RunFunction: %v", err)
+			}
+			got := want{ops: map[string]string{}}
+			for key, r := range rsp.GetDesired().GetResources() {
+				u := unstructured.Unstructured{Object: r.GetResource().AsMap()}
+				typ, _, _ := unstructured.NestedString(u.Object, "spec", "forProvider", "type")
+				if key == ResourceCluster {
+					got.cluster = u.GetAnnotations()
+					continue
+				}
+				if typ != "Upgrade" && typ != "NodeRollingRestart" {
+					continue
+				}
+				params := map[string]any{}
+				for _, k := range []string{"upgrade", "nodeRollingRestart"} {
+					if v, ok := u.Object["spec"].(map[string]any)["forProvider"].(map[string]any)[k]; ok {
+						params[k] = v
+					}
+				}
+				b, _ := json.Marshal(params)
+				got.ops[key] = fmt.Sprintf("%s %s %s", u.GetName(), typ, b)
+			}
+			if len(got.ops) == 0 {
+				got.ops = nil
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("%s\nRunFunction(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

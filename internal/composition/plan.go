@@ -47,6 +47,17 @@ const (
 	AnnotationNodeMoves   = "storage.simplyblock.io/node-moves"
 )
 
+// On the StorageCluster: the images it runs ("<management>,<spdk>", as the
+// XR had them when it was created or its last composed Upgrade succeeded),
+// how many composed Upgrades succeeded (it numbers the next one), and the
+// last restartRequestedAt a composed NodeRollingRestart completed (README,
+// "Composition": "Day-2 operations from the XR").
+const (
+	AnnotationImages           = "storage.simplyblock.io/images"
+	AnnotationUpgrades         = "storage.simplyblock.io/upgrades"
+	AnnotationRestartRequested = "storage.simplyblock.io/restart-requested-at"
+)
+
 // Composition resource names: the keys that tie a composed resource to its
 // place in the composition across renders.
 const (
@@ -59,6 +70,8 @@ const (
 	poolResourcePrefix    = "pool-"
 	expandResourcePrefix  = "expand-"
 	migrateResourcePrefix = "migrate-"
+	upgradeResourcePrefix = "upgrade-"
+	restartResourcePrefix = "rolling-restart-"
 )
 
 // Cluster statuses (status.atProvider.status of a StorageCluster) that show
@@ -81,6 +94,9 @@ type plan struct {
 	Deferred []string
 	// Status holds the fields this function sets in the XR's status.
 	Status map[string]any
+	// ClusterAnnotations are set on the StorageCluster the step before
+	// composes: what the cluster runs (clusterState).
+	ClusterAnnotations map[string]string
 }
 
 // A planner turns an XR's spec and the observed composed resources into a
@@ -177,10 +193,17 @@ func (p *planner) Plan() plan {
 	for _, m := range moves {
 		addOperation(m.key, p.migrate(m))
 	}
+	state := p.clusterState()
+	if activated {
+		for _, op := range p.clusterChanges(&state) {
+			addOperation(op.key, op.object)
+		}
+	}
+	out.ClusterAnnotations = state.annotations()
 	// An earlier expansion or move that is still running stays composed
 	// until it finishes; deleting it would abandon it half way.
 	for _, key := range sortedKeys(p.observed) {
-		if (!strings.HasPrefix(key, expandResourcePrefix) && !strings.HasPrefix(key, migrateResourcePrefix)) || key == current {
+		if !hasAnyPrefix(key, expandResourcePrefix, migrateResourcePrefix, upgradeResourcePrefix, restartResourcePrefix) || key == current {
 			continue
 		}
 		if _, composed := out.Resources[key]; composed {
@@ -439,6 +462,94 @@ func toAny(s []string) []any {
 	out := make([]any, len(s))
 	for i := range s {
 		out[i] = s[i]
+	}
+	return out
+}
+
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(s, p) })
+}
+
+// A clusterState is what the StorageCluster's annotations record.
+type clusterState struct {
+	images           string
+	upgrades         int
+	restartRequested string
+}
+
+func (s clusterState) annotations() map[string]string {
+	return map[string]string{AnnotationImages: s.images, AnnotationUpgrades: strconv.Itoa(s.upgrades),
+		AnnotationRestartRequested: s.restartRequested}
+}
+
+// clusterState reads the observed StorageCluster's annotations. Before the
+// cluster is composed, the XR's images are what it will run and its
+// restartRequestedAt is no request (a new cluster needs no restart). On a
+// composed cluster without the annotations (composed before they existed)
+// the images are taken as running, and any restartRequestedAt is new.
+func (p *planner) clusterState() clusterState {
+	obs, seen := p.observed[ResourceCluster]
+	if !seen {
+		return clusterState{images: p.spec.Images.state(), restartRequested: p.spec.RestartRequestedAt}
+	}
+	a, _, _ := unstructured.NestedStringMap(obs, "metadata", "annotations")
+	st := clusterState{images: p.spec.Images.state(), restartRequested: a[AnnotationRestartRequested]}
+	if v, ok := a[AnnotationImages]; ok {
+		st.images = v
+	}
+	st.upgrades, _ = strconv.Atoi(a[AnnotationUpgrades])
+	return st
+}
+
+// A clusterOp is a composed cluster operation and its composition key.
+type clusterOp struct {
+	key    string
+	object map[string]any
+}
+
+// clusterChanges returns the Upgrade and the NodeRollingRestart the XR asks
+// for and the cluster has not had. One that succeeded is recorded in st
+// instead (it is not composed any more). Each is named after its change, so
+// a re-render composes the same one: an Upgrade after the number of the
+// upgrades before it and its images, a restart after its timestamp.
+func (p *planner) clusterChanges(st *clusterState) []clusterOp {
+	var out []clusterOp
+	if want := p.spec.Images.state(); want != "" && want != st.images {
+		suffix := fmt.Sprintf("%d-%s", st.upgrades+1, changeID([]string{want}))
+		key := upgradeResourcePrefix + suffix
+		if phaseOf(p.observed[key]) == "Succeeded" {
+			st.images, st.upgrades = want, st.upgrades+1
+		} else {
+			out = append(out, clusterOp{key: key, object: p.clusterOps(p.name("upgrade-"+suffix), "Upgrade",
+				map[string]any{"upgrade": imagesParams(p.spec.Images)})})
+		}
+	}
+	if want := p.spec.RestartRequestedAt; want != "" && want != st.restartRequested {
+		key := restartResourcePrefix + changeID([]string{want})
+		if phaseOf(p.observed[key]) == "Succeeded" {
+			st.restartRequested = want
+		} else {
+			params := map[string]any{}
+			if len(p.spec.RollingRestart) > 0 {
+				params["nodeRollingRestart"] = runtime.DeepCopyJSONValue(p.spec.RollingRestart)
+			}
+			out = append(out, clusterOp{key: key, object: p.clusterOps(p.name(key), "NodeRollingRestart", params)})
+		}
+	}
+	return out
+}
+
+// imagesParams are an Upgrade's parameters for images.
+func imagesParams(i *imagesSpec) map[string]any {
+	out := map[string]any{}
+	if i.ManagementImage != "" {
+		out["managementImage"] = i.ManagementImage
+	}
+	if i.SpdkImage != "" {
+		out["spdkImage"] = i.SpdkImage
+	}
+	if i.Restart {
+		out["restart"] = true
 	}
 	return out
 }

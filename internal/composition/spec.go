@@ -32,6 +32,12 @@ type clusterSpec struct {
 	Operations map[string]any `json:"operations"`
 	// ProviderConfigRef is copied to every composed resource.
 	ProviderConfigRef map[string]any `json:"providerConfigRef"`
+	// Images are the cluster's images; a change composes one Upgrade.
+	Images *imagesSpec `json:"images"`
+	// RestartRequestedAt: a new value composes one NodeRollingRestart.
+	RestartRequestedAt string `json:"restartRequestedAt"`
+	// RollingRestart holds the NodeRollingRestart's settings.
+	RollingRestart map[string]any `json:"rollingRestart"`
 	// ClaimRef is set by Crossplane on a legacy XR that a claim created.
 	ClaimRef *struct {
 		Namespace string `json:"namespace"`
@@ -39,6 +45,22 @@ type clusterSpec struct {
 	// Namespace of the composed resources of a legacy (cluster-scoped) XR
 	// without a claim.
 	Namespace string `json:"namespace"`
+}
+
+// An imagesSpec is the images a cluster runs: its Upgrade's parameters.
+type imagesSpec struct {
+	ManagementImage string `json:"managementImage,omitempty"`
+	SpdkImage       string `json:"spdkImage,omitempty"`
+	Restart         bool   `json:"restart,omitempty"`
+}
+
+// state is how the images are recorded on the StorageCluster: the restart
+// flag is how an Upgrade runs, not what the cluster runs.
+func (i *imagesSpec) state() string {
+	if i == nil || (i.ManagementImage == "" && i.SpdkImage == "") {
+		return ""
+	}
+	return i.ManagementImage + "," + i.SpdkImage
 }
 
 // A nodeSpec is one storage node of an XStorageCluster.

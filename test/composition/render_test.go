@@ -24,6 +24,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -350,10 +351,61 @@ func TestRenderLifecycle(t *testing.T) {
 	if got := nodeAddresses(after)["prod-node-2"]; got != "10.0.0.12:5000 at 10.0.0.22:5000" {
 		t.Errorf("after the move: node-2 = %s, want added at 10.0.0.12:5000, at 10.0.0.22:5000", got)
 	}
+
+	// 6. New images: one Upgrade, numbered 1, with the XR's parameters.
+	upgradeXR := withAddress(t, movedXR, "simplyblock/simplyblock:25.10.1", "simplyblock/simplyblock:25.10.2")
+	// active: the cluster active, every operation in phase (Succeeded
+	// unless named in running).
+	active := func(running ...string) func(u *unstructured.Unstructured) {
+		return func(u *unstructured.Unstructured) {
+			ready(u)
+			switch u.GetKind() {
+			case "StorageCluster":
+				_ = unstructured.SetNestedField(u.Object, "active", "status", "atProvider", "status")
+			case "ClusterOps", "StorageNodeOps":
+				phase := "Succeeded"
+				if typ, _, _ := unstructured.NestedString(u.Object, "spec", "forProvider", "type"); slices.Contains(running, typ) {
+					phase = "Running"
+				}
+				_ = unstructured.SetNestedField(u.Object, phase, "status", "atProvider", "phase")
+			}
+		}
+	}
+	settledAfterMove := observe(after.composed, active())
+	upgrading := render(t, tl, upgradeXR, composition, functions, settledAfterMove)
+	golden(t, "upgrade.yaml", upgrading)
+	validate(t, tl, upgradeXR, upgrading)
+	if got := opsOfType(upgrading, "Upgrade"); len(got) != 1 || !strings.HasPrefix(got[0], "prod-upgrade-1-") {
+		t.Errorf("upgrade: want one Upgrade numbered 1, got %v", got)
+	}
+
+	// 7. A restart request: one NodeRollingRestart, beside the Upgrade still
+	// running.
+	restartXR := withAddress(t, upgradeXR, `# restartRequestedAt: "2026-12-01T10:00:00Z"`, `restartRequestedAt: "2026-12-01T10:00:00Z"`)
+	restarting := render(t, tl, restartXR, composition, functions, observe(upgrading.composed, active("Upgrade")))
+	validate(t, tl, restartXR, restarting)
+	if got := opsOfType(restarting, "NodeRollingRestart"); len(got) != 1 || !strings.HasPrefix(got[0], "prod-rolling-restart-") {
+		t.Errorf("restart: want one NodeRollingRestart, got %v", got)
+	}
+	if got := opsOfType(restarting, "Upgrade"); len(got) != 1 {
+		t.Errorf("restart: want the running Upgrade still composed, got %v", got)
+	}
 }
 
-// withAddress writes a copy of the XR at path with one node address
-// replaced, and returns the copy's path.
+// opsOfType lists the composed ClusterOps of type typ by name.
+func opsOfType(r rendering, typ string) []string {
+	var out []string
+	for _, u := range r.composed {
+		if t, _, _ := unstructured.NestedString(u.Object, "spec", "forProvider", "type"); u.GetKind() == "ClusterOps" && t == typ {
+			out = append(out, u.GetName())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// withAddress writes a copy of the XR at path with one text (a node
+// address, an image) replaced, and returns the copy's path.
 func withAddress(t *testing.T, path, from, to string) string {
 	t.Helper()
 	b, err := os.ReadFile(path) //nolint:gosec // a file of the repository
