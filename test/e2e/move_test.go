@@ -84,3 +84,59 @@ func lastRecord(u *unstructured.Unstructured) string {
 	r, _ := h[len(h)-1].(map[string]any)
 	return fmt.Sprintf("%v %v %v", r["name"], r["type"], r["phase"])
 }
+
+// upgradeCluster gives the composite new images and checks that one
+// Upgrade composed for the change updates the cluster with one POST
+// /update, after which the StorageCluster records the images.
+func upgradeCluster(c *composite, id string) {
+	t := c.t
+	t.Helper()
+	const image = "simplyblock/simplyblock:25.10.2"
+	since := time.Now()
+	c.update(func(u *unstructured.Unstructured) {
+		_ = unstructured.SetNestedField(u.Object, image, "spec", "images", "managementImage")
+	})
+	waitFor(t, "the StorageCluster to record the upgrade", func() (bool, string) {
+		a := get(t, managedAPI, "StorageCluster", c.namespace, c.xr).GetAnnotations()
+		return a["storage.simplyblock.io/upgrades"] == "1", fmt.Sprintf("annotations %v; %s", a, resourceSummary(t, c.namespace))
+	})
+	c.waitReady()
+	checkCalls(c, id, since, "upgrade", map[string]int{"POST update": 1})
+}
+
+// restartCluster sets a restartRequestedAt and checks that one composed
+// NodeRollingRestart restarts every node once: a graceful shutdown and a
+// restart per node, after which the StorageCluster records the request.
+func restartCluster(c *composite, id string) {
+	t := c.t
+	t.Helper()
+	const at = "2026-12-01T10:00:00Z"
+	since := time.Now()
+	nodes := 0
+	for _, n := range world.sim.Nodes(id) {
+		if n.Status != sb.NodeRemoved {
+			nodes++
+		}
+	}
+	c.update(func(u *unstructured.Unstructured) {
+		_ = unstructured.SetNestedField(u.Object, at, "spec", "restartRequestedAt")
+	})
+	waitFor(t, "the StorageCluster to record the restart", func() (bool, string) {
+		a := get(t, managedAPI, "StorageCluster", c.namespace, c.xr).GetAnnotations()
+		return a["storage.simplyblock.io/restart-requested-at"] == at, fmt.Sprintf("annotations %v; %s", a, resourceSummary(t, c.namespace))
+	})
+	c.waitReady()
+	checkCalls(c, id, since, "rolling restart", map[string]int{"POST storage-nodes/{id}/shutdown": nodes, "POST storage-nodes/{id}/restart": nodes})
+}
+
+// checkCalls compares the state-changing calls the backend saw since with
+// want.
+func checkCalls(c *composite, id string, since time.Time, what string, want map[string]int) {
+	c.t.Helper()
+	calls := changes(id, since)
+	ok, got := sameCounts(want, counts(calls, false))
+	c.t.Logf("%s of %s %s: the backend saw %s", what, c.kind, c.name, got)
+	if !ok {
+		c.t.Errorf("%s of %s %s: the backend saw %s; want %v%s", what, c.kind, c.name, got, want, describe(calls))
+	}
+}

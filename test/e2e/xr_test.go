@@ -28,6 +28,7 @@ import (
 
 // TestNamespacedXR runs the life of a namespaced XStorageCluster: created
 // with three nodes and a pool, grown to five, a node moved to another host,
+// upgraded, restarted node by node (each once, from the XR alone),
 // re-reconciled across restarts of Crossplane core and the provider, shrunk
 // by one node, deleted.
 func TestNamespacedXR(t *testing.T) {
@@ -37,6 +38,8 @@ func TestNamespacedXR(t *testing.T) {
 	id := createCluster(c, u)
 	growCluster(c, id)
 	moveNode(c, id)
+	upgradeCluster(c, id)
+	restartCluster(c, id)
 	restartAndReconcile(c, id)
 	removeNode(c, id)
 	deleteCluster(c, id)
