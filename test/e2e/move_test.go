@@ -26,8 +26,9 @@ import (
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
 
-// moveNode gives node-2 a new address in the composite and checks that one
-// Migrate moves it there: the backend sees one shutdown, one restart with
+// moveNode gives node-2 a new address in the composite, restarts Crossplane
+// core and the provider while the change is composed and run, and checks
+// that one Migrate moves it there: the backend sees one shutdown, one restart with
 // the new address and one promote of that node, the node keeps its UUID, and
 // its StorageNode records the new address while keeping the one it was added
 // with.
@@ -43,6 +44,7 @@ func moveNode(c *composite, id string) {
 	nodes := c.nodesOf("xr-expanded.yaml")
 	nodes[1].(map[string]any)["address"] = to //nolint:forcetypeassert // the examples' shape
 	c.setNodes(nodes)
+	restartBoth(t) // while the change is being composed or run
 	waitFor(t, "StorageNode "+name+" to record its move to "+to, func() (bool, string) {
 		sn = get(t, managedAPI, "StorageNode", c.namespace, name)
 		at := sn.GetAnnotations()["storage.simplyblock.io/node-address"]
@@ -85,8 +87,8 @@ func lastRecord(u *unstructured.Unstructured) string {
 	return fmt.Sprintf("%v %v %v", r["name"], r["type"], r["phase"])
 }
 
-// upgradeCluster gives the composite new images and checks that one
-// Upgrade composed for the change updates the cluster with one POST
+// upgradeCluster gives the composite new images, restarts core and the
+// provider meanwhile, and checks that one Upgrade composed for the change updates the cluster with one POST
 // /update, after which the StorageCluster records the images.
 func upgradeCluster(c *composite, id string) {
 	t := c.t
@@ -96,6 +98,7 @@ func upgradeCluster(c *composite, id string) {
 	c.update(func(u *unstructured.Unstructured) {
 		_ = unstructured.SetNestedField(u.Object, image, "spec", "images", "managementImage")
 	})
+	restartBoth(t) // while the change is being composed or run
 	waitFor(t, "the StorageCluster to record the upgrade", func() (bool, string) {
 		a := get(t, managedAPI, "StorageCluster", c.namespace, c.xr).GetAnnotations()
 		return a["storage.simplyblock.io/upgrades"] == "1", fmt.Sprintf("annotations %v; %s", a, resourceSummary(t, c.namespace))
@@ -104,8 +107,8 @@ func upgradeCluster(c *composite, id string) {
 	checkCalls(c, id, since, "upgrade", map[string]int{"POST update": 1})
 }
 
-// restartCluster sets a restartRequestedAt and checks that one composed
-// NodeRollingRestart restarts every node once: a graceful shutdown and a
+// restartCluster sets a restartRequestedAt, restarts core and the provider
+// meanwhile, and checks that one composed NodeRollingRestart restarts every node once: a graceful shutdown and a
 // restart per node, after which the StorageCluster records the request.
 func restartCluster(c *composite, id string) {
 	t := c.t
@@ -121,6 +124,7 @@ func restartCluster(c *composite, id string) {
 	c.update(func(u *unstructured.Unstructured) {
 		_ = unstructured.SetNestedField(u.Object, at, "spec", "restartRequestedAt")
 	})
+	restartBoth(t) // while the change is being composed or run
 	waitFor(t, "the StorageCluster to record the restart", func() (bool, string) {
 		a := get(t, managedAPI, "StorageCluster", c.namespace, c.xr).GetAnnotations()
 		return a["storage.simplyblock.io/restart-requested-at"] == at, fmt.Sprintf("annotations %v; %s", a, resourceSummary(t, c.namespace))

@@ -76,14 +76,7 @@ func restartAndReconcile(c *composite, id string) {
 	t.Helper()
 	since := time.Now()
 	ops := c.operations()
-	world.xp.StopCore()
-	stopProvider()
-	if err := world.xp.StartCore(); err != nil {
-		t.Fatal(err)
-	}
-	if err := startProvider(); err != nil {
-		t.Fatal(err)
-	}
+	restartBoth(t)
 	c.poke(10, time.Second)
 	c.waitReady()
 	time.Sleep(quietPeriod)
@@ -93,6 +86,19 @@ func restartAndReconcile(c *composite, id string) {
 	}
 	if got := c.operations(); !slices.Equal(got, ops) {
 		t.Errorf("after the restarts the composed ClusterOps are %v, want %v", got, ops)
+	}
+}
+
+// restartBoth stops Crossplane core and the provider and starts them again.
+func restartBoth(t *testing.T) {
+	t.Helper()
+	world.xp.StopCore()
+	stopProvider()
+	if err := world.xp.StartCore(); err != nil {
+		t.Fatal(err)
+	}
+	if err := startProvider(); err != nil {
+		t.Fatal(err)
 	}
 }
 
