@@ -68,6 +68,7 @@ var soakUnits = map[string]func(node int) []soakOp{
 		return []soakOp{{"StorageNodeOps", "shutdown.yaml", n}, {"StorageNodeOps", "start.yaml", n}}
 	},
 	"node restart":         func(n int) []soakOp { return []soakOp{{"StorageNodeOps", "restart.yaml", n}} },
+	"node migrate":         func(n int) []soakOp { return []soakOp{{"StorageNodeOps", "migrate.yaml", n}} },
 	"rolling restart":      func(int) []soakOp { return []soakOp{{"ClusterOps", "node-rolling-restart.yaml", 0}} },
 	"cluster restart":      func(int) []soakOp { return []soakOp{{"ClusterOps", "restart.yaml", 0}} },
 	"upgrade with restart": func(int) []soakOp { return []soakOp{{"ClusterOps", "upgrade.yaml", 0}} },
@@ -136,7 +137,7 @@ func runSoakSeed(t *testing.T, seed uint64) {
 	// Every operation is created at once, in order: each cluster's queue
 	// runs them one after another (names order those created in the same
 	// second), the clusters in parallel.
-	for _, c := range clusters {
+	for i, c := range clusters {
 		for j, op := range c.ops {
 			name := fmt.Sprintf("%s-%02d-%s", c.name, j, strings.TrimSuffix(op.file, ".yaml"))
 			c.names = append(c.names, name)
@@ -144,6 +145,10 @@ func runSoakSeed(t *testing.T, seed uint64) {
 				u.SetName(name)
 				if op.node > 0 {
 					setField(t, u, fmt.Sprintf("%s-node-%d", c.name, op.node), "spec", "forProvider", "nodeIdRef", "name")
+					if op.file == "migrate.yaml" {
+						// A host of its own for every move: no two nodes share one.
+						setField(t, u, fmt.Sprintf("10.%d.%d.%d:5000", 100+i, op.node, j), "spec", "forProvider", "migrate", "nodeAddress")
+					}
 					return
 				}
 				setField(t, u, c.name, "spec", "forProvider", "clusterIdRef", "name")
