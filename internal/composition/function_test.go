@@ -474,7 +474,9 @@ func TestNodeMoves(t *testing.T) {
 	first, firstName := migrateOf(1, "10.0.0.22:5000")
 	back, backName := migrateOf(2, "10.0.0.12:5000")
 	other, otherName := migrateOf(1, "10.0.0.23:5000")
-	moved := func(address string) string { return strings.Replace(threeNodes, `"10.0.0.12:5000"`, `"`+address+`"`, 1) }
+	moved := func(address string) string {
+		return strings.Replace(threeNodes, `"10.0.0.12:5000"`, `"`+address+`"`, 1)
+	}
 	base := map[string]string{"cluster": observedCluster("active", "[]"), "activate": activateOps("Succeeded")}
 	type want struct {
 		// migrates are the composed Migrates: key → name, nodeAddress, ready.
