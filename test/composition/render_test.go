@@ -323,7 +323,7 @@ func TestRenderLifecycle(t *testing.T) {
 
 	// 4. node-2 moves to another host: one Migrate of it; its StorageNode
 	// keeps the address it was added with (immutable).
-	movedXR := withAddress(t, example("xr-expanded.yaml"), "10.0.0.12:5000", "10.0.0.22:5000")
+	movedXR := withText(t, example("xr-expanded.yaml"), "10.0.0.12:5000", "10.0.0.22:5000")
 	moving := render(t, tl, movedXR, composition, functions, settled)
 	golden(t, "move.yaml", moving)
 	validate(t, tl, movedXR, moving)
@@ -353,7 +353,7 @@ func TestRenderLifecycle(t *testing.T) {
 	}
 
 	// 6. New images: one Upgrade, numbered 1, with the XR's parameters.
-	upgradeXR := withAddress(t, movedXR, "simplyblock/simplyblock:25.10.1", "simplyblock/simplyblock:25.10.2")
+	upgradeXR := withText(t, movedXR, "simplyblock/simplyblock:25.10.1", "simplyblock/simplyblock:25.10.2")
 	// active: the cluster active, every operation in phase (Succeeded
 	// unless named in running).
 	active := func(running ...string) func(u *unstructured.Unstructured) {
@@ -381,7 +381,7 @@ func TestRenderLifecycle(t *testing.T) {
 
 	// 7. A restart request: one NodeRollingRestart, beside the Upgrade still
 	// running.
-	restartXR := withAddress(t, upgradeXR, `# restartRequestedAt: "2026-12-01T10:00:00Z"`, `restartRequestedAt: "2026-12-01T10:00:00Z"`)
+	restartXR := withText(t, upgradeXR, `# restartRequestedAt: "2026-12-01T10:00:00Z"`, `restartRequestedAt: "2026-12-01T10:00:00Z"`)
 	restarting := render(t, tl, restartXR, composition, functions, observe(upgrading.composed, active("Upgrade")))
 	validate(t, tl, restartXR, restarting)
 	if got := opsOfType(restarting, "NodeRollingRestart"); len(got) != 1 || !strings.HasPrefix(got[0], "prod-rolling-restart-") {
@@ -404,9 +404,9 @@ func opsOfType(r rendering, typ string) []string {
 	return out
 }
 
-// withAddress writes a copy of the XR at path with one text (a node
+// withText writes a copy of the XR at path with one text (a node
 // address, an image) replaced, and returns the copy's path.
-func withAddress(t *testing.T, path, from, to string) string {
+func withText(t *testing.T, path, from, to string) string {
 	t.Helper()
 	b, err := os.ReadFile(path) //nolint:gosec // a file of the repository
 	if err != nil {

@@ -1,5 +1,7 @@
 package simplyblock
 
+import "net"
+
 // Field names and enums in this file follow the vendor OpenAPI spec
 // (simplyblock-api-v2.openapi.json) and the backend's own DTOs.
 
@@ -370,3 +372,13 @@ type ValidationErrorDetail struct {
 // ClusterLogEntry is one entry of GET /clusters/{id}/logs. The spec leaves the
 // schema open; the backend returns event records.
 type ClusterLogEntry map[string]any
+
+// ManagementIP returns the host part of a node address such as
+// "10.0.0.10:5000", which the backend reports as the node's mgmt_ip.
+func ManagementIP(address string) string {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return address
+	}
+	return host
+}

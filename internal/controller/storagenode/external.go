@@ -2,7 +2,6 @@ package storagenode
 
 import (
 	"context"
-	"net"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
@@ -143,7 +142,7 @@ func (e *external) currentNode(ctx context.Context, cr *v1alpha1.StorageNode, cl
 	if err != nil {
 		return nil, errors.Wrap(err, errListNodes)
 	}
-	host := managementIP(cr.Spec.ForProvider.NodeAddress)
+	host := simplyblock.ManagementIP(cr.Spec.ForProvider.NodeAddress)
 	for i := range nodes {
 		if nodes[i].MgmtIP == host && nodes[i].Status != simplyblock.NodeRemoved {
 			return &nodes[i], nil
@@ -239,16 +238,6 @@ func (e *external) clusterOf(ctx context.Context, cr *v1alpha1.StorageNode) (*v1
 
 // Disconnect does nothing: the client holds no connection state.
 func (e *external) Disconnect(context.Context) error { return nil }
-
-// managementIP returns the host part of a node address such as
-// "10.0.0.10:5000", which the backend reports as the node's mgmt_ip.
-func managementIP(address string) string {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return address
-	}
-	return host
-}
 
 // addTaskPending reports whether Create queued a node_add task whose end
 // has not been observed yet.

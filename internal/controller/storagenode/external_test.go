@@ -747,22 +747,3 @@ func TestDelete(t *testing.T) {
 		})
 	}
 }
-
-func TestManagementIP(t *testing.T) {
-	cases := map[string]struct {
-		reason  string
-		address string
-		want    string
-	}{
-		"HostPort": {reason: "The port is stripped from host:port.", address: "10.0.0.10:5000", want: "10.0.0.10"},
-		"HostOnly": {reason: "An address without a port is used as is.", address: "10.0.0.10", want: "10.0.0.10"},
-		"IPv6":     {reason: "Brackets and port are stripped from an IPv6 address.", address: "[fd00::1]:5000", want: "fd00::1"},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, managementIP(tc.address)); diff != "" {
-				t.Errorf("\n%s\nmanagementIP(%q): -want, +got:\n%s\n", tc.reason, tc.address, diff)
-			}
-		})
-	}
-}

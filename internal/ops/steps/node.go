@@ -19,7 +19,6 @@ package steps
 import (
 	"context"
 	"fmt"
-	"net"
 	"slices"
 
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
@@ -234,7 +233,7 @@ func NodeRestartAt(n Node, p sb.RestartParams) ops.Step {
 	if p.NodeAddress != nil {
 		addr = *p.NodeAddress
 	}
-	host := hostOf(addr)
+	host := sb.ManagementIP(addr)
 	s := NodeRestart(n, "restart", p)
 	s.Name = "restart at " + addr
 	s.Needs.Tasks = true
@@ -275,7 +274,7 @@ func NodeRestartAt(n Node, p sb.RestartParams) ops.Step {
 // onlineAt skips a step of a node migration when the node is already online
 // at address's host.
 func onlineAt(n Node, address string) func(s *ops.Snapshot) (bool, string) {
-	host := hostOf(address)
+	host := sb.ManagementIP(address)
 	return n.skip(func(snap *ops.Snapshot) (bool, string) {
 		if node, ok := snap.Node(n.ID); ok && node.Status == sb.NodeOnline && node.MgmtIP == host {
 			return true, fmt.Sprintf("node %s is already online at %s", n.ID, host)
@@ -322,15 +321,6 @@ func nodeState(id string) func(s *ops.Snapshot) string {
 		}
 		return fmt.Sprintf("node %s is %s at %s", id, node.Status, node.MgmtIP)
 	}
-}
-
-// hostOf is the host of a node address such as "10.0.0.21:5000", which
-// the backend reports as the node's mgmt_ip.
-func hostOf(address string) string {
-	if h, _, err := net.SplitHostPort(address); err == nil {
-		return h
-	}
-	return address
 }
 
 // syncCheck completes a synchronous call: its 204 means the backend
