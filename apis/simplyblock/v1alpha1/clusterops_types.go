@@ -109,6 +109,10 @@ type UpgradeParameters struct {
 // +kubebuilder:validation:XValidation:rule="self.type != 'Upgrade' || has(self.upgrade)",message="type Upgrade requires upgrade parameters"
 // +kubebuilder:validation:XValidation:rule="self.type == oldSelf.type",message="type is immutable: create a new operation instead"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.cancel) || !oldSelf.cancel || (has(self.cancel) && self.cancel)",message="cancel cannot be undone"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.approved) || !oldSelf.approved || (has(self.approved) && self.approved)",message="approved cannot be undone"
+// +kubebuilder:validation:XValidation:rule="!has(self.approved) || !self.approved || (has(self.approval) && self.approval == 'Required')",message="approved applies only to an operation with approval: Required"
+// +kubebuilder:validation:XValidation:rule="has(self.approval) == has(oldSelf.approval) && (!has(self.approval) || self.approval == oldSelf.approval)",message="approval is immutable: create a new operation instead"
+// +kubebuilder:validation:XValidation:rule="has(self.window) == has(oldSelf.window) && (!has(self.window) || self.window == oldSelf.window)",message="window is immutable: create a new operation instead"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.clusterId) || (has(self.clusterId) && self.clusterId == oldSelf.clusterId)",message="clusterId is immutable once set"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.clusterIdRef) || (has(self.clusterIdRef) && self.clusterIdRef.name == oldSelf.clusterIdRef.name)",message="clusterIdRef is immutable once set"
 // +kubebuilder:validation:XValidation:rule="has(self.expand) == has(oldSelf.expand) && (!has(self.expand) || self.expand == oldSelf.expand)",message="expand is immutable: create a new operation instead"
@@ -199,14 +203,15 @@ type ClusterOpsStatus struct {
 // +kubebuilder:printcolumn:name="TYPE",type="string",JSONPath=".spec.forProvider.type"
 // +kubebuilder:printcolumn:name="CLUSTER",type="string",JSONPath=".status.atProvider.clusterName"
 // +kubebuilder:printcolumn:name="PHASE",type="string",JSONPath=".status.atProvider.phase"
+// +kubebuilder:printcolumn:name="REASON",type="string",JSONPath=".status.atProvider.reason"
 // +kubebuilder:printcolumn:name="PROGRESS",type="string",JSONPath=".status.atProvider.progress.current"
 // +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
 // +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
-// +kubebuilder:printcolumn:name="REASON",type="string",JSONPath=".status.atProvider.reason",priority=1
 // +kubebuilder:printcolumn:name="QUEUE",type="integer",JSONPath=".status.atProvider.queuePosition",priority=1
 // +kubebuilder:printcolumn:name="ATTEMPTS",type="integer",JSONPath=".status.atProvider.attempts",priority=1
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.atProvider) || !has(oldSelf.status.atProvider.phase) || !(oldSelf.status.atProvider.phase in ['Succeeded', 'Failed']) || (has(self.spec.forProvider.cancel) && self.spec.forProvider.cancel) == (has(oldSelf.spec.forProvider.cancel) && oldSelf.spec.forProvider.cancel)",messageExpression="'spec.forProvider.cancel cannot change: the operation has finished (' + oldSelf.status.atProvider.phase + '), so it would have no effect'"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.atProvider) || !has(oldSelf.status.atProvider.phase) || !(oldSelf.status.atProvider.phase in ['Succeeded', 'Failed']) || (has(self.spec.forProvider.confirmResend) == has(oldSelf.spec.forProvider.confirmResend) && (!has(self.spec.forProvider.confirmResend) || self.spec.forProvider.confirmResend == oldSelf.spec.forProvider.confirmResend))",messageExpression="'spec.forProvider.confirmResend cannot change: the operation has finished (' + oldSelf.status.atProvider.phase + '), so it would have no effect'"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.atProvider) || !has(oldSelf.status.atProvider.phase) || !(oldSelf.status.atProvider.phase in ['Succeeded', 'Failed']) || (has(self.spec.forProvider.approved) && self.spec.forProvider.approved) == (has(oldSelf.spec.forProvider.approved) && oldSelf.spec.forProvider.approved)",messageExpression="'spec.forProvider.approved cannot change: the operation has finished (' + oldSelf.status.atProvider.phase + '), so it would have no effect'"
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:scope=Namespaced,categories={crossplane,managed,simplyblock},shortName=sbcops
 type ClusterOps struct {

@@ -104,6 +104,28 @@ type OperationPolicy struct {
 	// +kubebuilder:validation:MaxLength=24
 	// +kubebuilder:validation:Pattern=`^[0-9]{1,10}/[0-9]{1,10}$`
 	ConfirmResend string `json:"confirmResend,omitempty"`
+
+	// Approval is Automatic (when unset: the operation runs when its turn
+	// comes) or Required: when its turn comes it computes its plan, shows
+	// it in status.atProvider.plan and waits, with reason AwaitingApproval,
+	// for approved: true. docs/operations-engine.md, "Approval".
+	// +optional
+	Approval ApprovalPolicy `json:"approval,omitempty"`
+
+	// Approved lets an operation with approval Required run the plan it
+	// shows. The plan is computed again at approval; one that changed (new
+	// targets) is not run: the operation fails with reason PlanChanged and
+	// sends nothing. It cannot be undone.
+	// +optional
+	Approved bool `json:"approved,omitempty"`
+
+	// Window is when the operation may run: it starts only while the
+	// window is open, and a NodeRollingRestart starts no new node after it
+	// closed (it waits for the next opening, keeping its lock and progress).
+	// A step that has started is always finished. timeoutSeconds counts
+	// from leaving the queue, waits for the window included.
+	// +optional
+	Window *MaintenanceWindow `json:"window,omitempty"`
 }
 
 // An OperationProgress says how far a multi-step operation got.
@@ -284,6 +306,16 @@ type OperationStatus struct {
 	// +optional
 	// +listType=atomic
 	Calls []BackendCall `json:"calls,omitempty"`
+
+	// Plan is what an operation with approval Required will do, computed
+	// when it took its turn.
+	// +optional
+	Plan *OperationPlan `json:"plan,omitempty"`
+
+	// ApprovedAt is when the operation's plan was approved; its deadlines
+	// count from then.
+	// +optional
+	ApprovedAt *metav1.Time `json:"approvedAt,omitempty"`
 
 	// SpecHash identifies the operation's spec (without cancel); the
 	// target's history keeps it so a re-created twin does not run again.

@@ -67,7 +67,7 @@ func runFor(ctx context.Context, kube client.Client, src ops.Source, cr *v1alpha
 // selected.
 func specHash(cr *v1alpha1.ClusterOps) string {
 	p := cr.Spec.ForProvider.DeepCopy()
-	p.Cancel, p.ConfirmResend = false, ""
+	p.Cancel, p.ConfirmResend, p.Approved = false, "", false
 	p.ClusterIDRef, p.ClusterIDSelector = nil, nil
 	return ops.SpecHash(p)
 }

@@ -40,7 +40,7 @@ const (
 // selected.
 func specHash(cr *v1alpha1.StorageNodeOps) string {
 	p := cr.Spec.ForProvider.DeepCopy()
-	p.Cancel, p.ConfirmResend = false, ""
+	p.Cancel, p.ConfirmResend, p.Approved = false, "", false
 	p.NodeIDRef, p.NodeIDSelector = nil, nil
 	return ops.SpecHash(p)
 }
