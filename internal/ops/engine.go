@@ -74,6 +74,9 @@ type Engine struct {
 	HoldLimit time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// WindowNow is the clock maintenance windows are read on; Now when nil
+	// (tests move it to open and close windows).
+	WindowNow func() time.Time
 }
 
 // A Run is one reconcile's view of one operation.
@@ -269,6 +272,9 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 	}
 
 	if !holds {
+		if waiting, err := e.waitForWindowToStart(ctx, r); waiting || err != nil {
+			return false, err
+		}
 		acquired, err := e.queue(ctx, r, t)
 		if err != nil || !acquired {
 			return false, err
@@ -346,8 +352,22 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 	o := r.Object
 	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
 
-	expired := now.Sub(st.StartedAt.Time) > timeout(pol)
+	since := runningSince(st, pol)
+	expired := since != nil && now.Sub(since.Time) > timeout(pol)
 	steps := r.Plan(st.Targets)
+	// Approval and the window hold a step whose call was not sent, without
+	// watching the backend.
+	if int(st.Step) < len(steps) && st.Guard == nil && !stopRequested(o) {
+		if nothingTookEffect(st) && pol.Approval == v1alpha1.ApprovalRequired && st.ApprovedAt == nil {
+			if waiting, err := e.awaitApproval(ctx, r, now); waiting || err != nil {
+				return false, err
+			}
+			steps = r.Plan(st.Targets)
+		}
+		if waiting, err := e.holdForWindow(ctx, r, steps[st.Step], expired); waiting || err != nil {
+			return false, err
+		}
+	}
 	need := Needs{Events: st.Guard != nil}
 	if int(st.Step) < len(steps) {
 		need = need.or(steps[st.Step].Needs)
@@ -366,7 +386,6 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 		st.Message = truncate(fmt.Sprintf(errObserveMsg, err), 1000)
 		return false, nil
 	}
-	e.Watcher.Watch(e.Kind, r.Source, r.ClusterID, need, snap, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 	if r.ChooseTargets != nil && len(st.Targets) == 0 {
 		st.Targets = r.ChooseTargets(snap)
 		if len(st.Targets) == 0 {
@@ -374,6 +393,7 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 		}
 		return false, nil
 	}
+	e.Watcher.Watch(e.Kind, r.Source, r.ClusterID, need, snap, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 	if int(st.Step) >= len(steps) {
 		return false, e.finish(ctx, r, v1alpha1.OperationSucceeded, ReasonCompleted, "all steps done")
 	}
@@ -610,7 +630,7 @@ func checkHint(step Step) string {
 // step, the step's GateTimeout from its start for later ones (0: none).
 func gateLimit(st *v1alpha1.OperationStatus, step Step, pol v1alpha1.OperationPolicy) (time.Duration, *metav1.Time) {
 	if st.Step == 0 && step.GateTimeout == 0 {
-		return preconditionTimeout(pol), st.StartedAt
+		return preconditionTimeout(pol), runningSince(st, pol)
 	}
 	return step.GateTimeout, st.StepStartedAt
 }

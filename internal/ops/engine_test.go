@@ -90,42 +90,12 @@ func TestEngineObserve(t *testing.T) {
 		s.Gate = func(*Snapshot) (string, string) { return "the cluster is in_expansion", "" }
 	})
 
-	type args struct {
-		cluster  *v1alpha1.StorageCluster // nil: the target does not exist
-		others   []client.Object
-		op       *v1alpha1.ClusterOps
-		steps    []Step // default: testStep()
-		choose   func(s *Snapshot) []string
-		backend  *backend // default: an unready cluster
-		now      time.Duration
-		noTarget bool
-		// holdLimit is the engine's HoldLimit (default 0).
-		holdLimit time.Duration
-	}
-	type want struct {
-		trigger bool
-		// status changes the operation's status as it was into the one wanted;
-		// nil: unchanged.
-		status    func(st *v1alpha1.OperationStatus)
-		message   string // a substring of status.message
-		lock      *v1alpha1.OperationReference
-		history   []v1alpha1.OperationRecord
-		noBackend bool // the backend is not read
-		deleted   bool
-		// persisted: Observe wrote the status itself, as it must before
-		// asking for a call that follows other changes.
-		persisted bool
-	}
-	cases := map[string]struct {
-		reason string
-		args   args
-		want   want
-	}{
+	cases := map[string]observeCase{
 		"QueuedBehindLiveHolder": {
 			reason: "An operation waits while another live, unfinished operation holds the lock; finished operations and the holder do not count in the queue.",
-			args: args{cluster: storageCluster(lockedBy(op0Lock)), op: operation(), now: 10 * time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op0Lock)), op: operation(), now: 10 * time.Second,
 				others: []client.Object{op0, operation(named("op-old", "uid-old"), createdAt(-2*time.Hour), finished(v1alpha1.OperationFailed, ReasonCancelled, 0))}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.SpecHash, st.QueuePosition = v1alpha1.OperationPending, ReasonQueued, testHash, ptr.To[int64](1)
 				},
@@ -134,9 +104,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"QueuedSecondInLine": {
 			reason: "An operation created after another waiting one is second in line and does not take the free lock.",
-			args: args{cluster: storageCluster(), op: operation(), now: 10 * time.Second,
+			args: observeArgs{cluster: storageCluster(), op: operation(), now: 10 * time.Second,
 				others: []client.Object{operation(named("op0", "uid-0"), createdAt(-time.Minute))}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.SpecHash, st.QueuePosition = v1alpha1.OperationPending, ReasonQueued, testHash, ptr.To[int64](2)
 				},
@@ -145,35 +115,35 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"FirstInQueueAcquires": {
 			reason: "The first waiting operation takes the free lock, records its start, leaves the queue and, its gate open, asks for its first call in the same pass, its status written first.",
-			args: args{cluster: storageCluster(), now: 10 * time.Second, op: operation(withOpStatus(func(st *v1alpha1.OperationStatus) {
+			args: observeArgs{cluster: storageCluster(), now: 10 * time.Second, op: operation(withOpStatus(func(st *v1alpha1.OperationStatus) {
 				st.Phase, st.Reason, st.SpecHash, st.QueuePosition = v1alpha1.OperationPending, ReasonQueued, testHash, ptr.To[int64](2)
 			}))},
-			want: want{trigger: true, status: acquired(10 * time.Second), message: "activate: preconditions hold; sending " + testPath, lock: op1Lock, persisted: true},
+			want: observeWant{trigger: true, status: acquired(10 * time.Second), message: "activate: preconditions hold; sending " + testPath, lock: op1Lock, persisted: true},
 		},
 		"AcquiresAndWaitsAtTheGate": {
 			reason: "An operation that takes the lock while its first step's gate is closed keeps the lock and waits, Pending.",
-			args:   args{cluster: storageCluster(), now: 10 * time.Second, op: operation(), steps: []Step{waits}},
-			want: want{status: func(st *v1alpha1.OperationStatus) {
+			args:   observeArgs{cluster: storageCluster(), now: 10 * time.Second, op: operation(), steps: []Step{waits}},
+			want: observeWant{status: func(st *v1alpha1.OperationStatus) {
 				acquired(10 * time.Second)(st)
 				st.Reason = ReasonWaitingForPrecond
 			}, message: "activate: waiting: the cluster is in_expansion", lock: op1Lock},
 		},
 		"AcquiresWhilePreviousHolderFinishes": {
 			reason: "An operation that started and released the lock no longer counts in the queue, even before its terminal status reaches the cache.",
-			args: args{cluster: storageCluster(), now: 10 * time.Second, op: operation(),
+			args: observeArgs{cluster: storageCluster(), now: 10 * time.Second, op: operation(),
 				others: []client.Object{operation(named("op0", "uid-0"), createdAt(-time.Minute), holding(0))}},
-			want: want{trigger: true, status: acquired(10 * time.Second), lock: op1Lock, persisted: true},
+			want: observeWant{trigger: true, status: acquired(10 * time.Second), lock: op1Lock, persisted: true},
 		},
 		"TakesOverLockOfDeletedHolder": {
 			reason: "A lock whose holder no longer exists is taken over.",
-			args:   args{cluster: storageCluster(lockedBy(op0Lock)), op: operation(), now: 10 * time.Second},
-			want:   want{trigger: true, status: acquired(10 * time.Second), lock: op1Lock, persisted: true},
+			args:   observeArgs{cluster: storageCluster(lockedBy(op0Lock)), op: operation(), now: 10 * time.Second},
+			want:   observeWant{trigger: true, status: acquired(10 * time.Second), lock: op1Lock, persisted: true},
 		},
 		"GateWaits": {
 			reason: "While the first step's gate waits, the operation is Pending and says what it waits for.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute,
 				steps: []Step{waits}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationPending, ReasonWaitingForPrecond, prog(0, 1, "activate")
 				},
@@ -182,9 +152,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"GateTimesOut": {
 			reason: "A gate still waiting after the precondition timeout (10m by default) fails the operation, releases the lock and records it.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: 10*time.Minute + time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: 10*time.Minute + time.Second,
 				steps: []Step{waits}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonPreconditionTimeout, 10*time.Minute+time.Second, withProgress(prog(0, 1, "activate"))),
 				message: "activate: still waiting after 10m0s: the cluster is in_expansion",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonPreconditionTimeout, 10*time.Minute+time.Second)},
@@ -192,9 +162,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"GateTimesOutCustom": {
 			reason: "preconditionTimeoutSeconds bounds the first step's gate.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: 31 * time.Second, steps: []Step{waits},
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 31 * time.Second, steps: []Step{waits},
 				op: operation(holding(0), withPolicy(func(p *v1alpha1.OperationPolicy) { p.PreconditionTimeoutSeconds = ptr.To[int64](30) }))},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonPreconditionTimeout, 31*time.Second, withProgress(prog(0, 1, "activate"))),
 				message: "still waiting after 30s",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonPreconditionTimeout, 31*time.Second)},
@@ -202,12 +172,12 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"LaterStepGateWaitsWithoutLimit": {
 			reason: "A later step's gate (without its own GateTimeout) is not bound by the precondition timeout, and the operation is Running.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: 30 * time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 30 * time.Minute,
 				steps: []Step{testStep(), func() Step { s := waits; s.Name = "second"; return s }()},
 				op: operation(holding(0), withOpStatus(func(st *v1alpha1.OperationStatus) {
 					st.Step, st.Attempts, st.StepStartedAt = 1, 1, at(time.Minute)
 				}))},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonWaitingForPrecond, prog(1, 2, "second")
 				},
@@ -216,12 +186,12 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"LaterStepGateTimeout": {
 			reason: "A later step's GateTimeout counts from the step's start.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: 7 * time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 7 * time.Minute,
 				steps: []Step{testStep(), func() Step { s := waits; s.Name, s.GateTimeout = "second", 5*time.Minute; return s }()},
 				op: operation(holding(0), withOpStatus(func(st *v1alpha1.OperationStatus) {
 					st.Step, st.Attempts, st.StepStartedAt = 1, 1, at(time.Minute)
 				}))},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonPreconditionTimeout, 7*time.Minute, withProgress(prog(1, 2, "second"))),
 				message: "second: still waiting after 5m0s",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonPreconditionTimeout, 7*time.Minute)},
@@ -229,11 +199,11 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"GateRefuses": {
 			reason: "A gate's refusal fails the operation at once.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute,
 				steps: []Step{testStep(func(s *Step) {
 					s.Gate = func(*Snapshot) (string, string) { return "", "it would be an outage" }
 				})}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonPreconditionFailed, time.Minute, withProgress(prog(0, 1, "activate"))),
 				message: "activate: it would be an outage",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonPreconditionFailed, time.Minute)},
@@ -241,8 +211,8 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"GatePassesPersistsFirst": {
 			reason: "When the gate passes and the status changed, Observe writes the status before it asks for the call: the reconciler would discard it on its way to Create.",
-			args:   args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute},
-			want: want{
+			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute},
+			want: observeWant{
 				trigger: true,
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationPending, ReasonWaitingForPrecond, prog(0, 1, "activate")
@@ -252,24 +222,24 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"GatePassesAsksForCall": {
 			reason: "When the gate passes and nothing else changed, Observe asks for the call.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute, op: operation(holding(0), withOpStatus(func(st *v1alpha1.OperationStatus) {
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute, op: operation(holding(0), withOpStatus(func(st *v1alpha1.OperationStatus) {
 				st.Message, st.Progress = "activate: preconditions hold; sending "+testPath, prog(0, 1, "activate")
 			}))},
-			want: want{trigger: true, lock: op1Lock},
+			want: observeWant{trigger: true, lock: op1Lock},
 		},
 		"RetryNotYetDue": {
 			reason: "A scheduled retry waits for nextAttemptAt.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: 30 * time.Second, op: operation(holding(0), withOpStatus(func(st *v1alpha1.OperationStatus) {
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 30 * time.Second, op: operation(holding(0), withOpStatus(func(st *v1alpha1.OperationStatus) {
 				st.Phase, st.Reason, st.Attempts, st.StepAttempts, st.NextAttemptAt = v1alpha1.OperationRunning, ReasonRetryScheduled, 1, 1, at(time.Minute)
 			}))},
-			want: want{status: withProgress(prog(0, 1, "activate")), lock: op1Lock},
+			want: observeWant{status: withProgress(prog(0, 1, "activate")), lock: op1Lock},
 		},
 		"RetryDue": {
 			reason: "A due retry clears nextAttemptAt and prepares the next attempt; the change is persisted before the call.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + time.Second, op: operation(holding(0), withOpStatus(func(st *v1alpha1.OperationStatus) {
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + time.Second, op: operation(holding(0), withOpStatus(func(st *v1alpha1.OperationStatus) {
 				st.Phase, st.Reason, st.Attempts, st.StepAttempts, st.NextAttemptAt = v1alpha1.OperationRunning, ReasonRetryScheduled, 1, 1, at(time.Minute)
 			}))},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.NextAttemptAt, st.Progress = v1alpha1.OperationRunning, ReasonInProgress, nil, prog(0, 1, "activate")
 				},
@@ -278,19 +248,19 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"CancelledWhileQueued": {
 			reason: "Cancelling a queued operation fails it at once; nothing is sent or even read from the backend, and it has no history record.",
-			args: args{cluster: storageCluster(lockedBy(op0Lock)), others: []client.Object{op0}, now: time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op0Lock)), others: []client.Object{op0}, now: time.Minute,
 				op: operation(cancelled(), withOpStatus(func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.SpecHash, st.QueuePosition = v1alpha1.OperationPending, ReasonQueued, testHash, ptr.To[int64](1)
 				}))},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonCancelled, time.Minute),
 				message: "cancelled while queued; nothing was sent to the backend", lock: op0Lock, noBackend: true,
 			},
 		},
 		"CancelledBeforeFirstCall": {
 			reason: "Cancelling an operation that holds the lock but sent nothing fails it and releases the lock.",
-			args:   args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), cancelled()), now: time.Minute},
-			want: want{
+			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), cancelled()), now: time.Minute},
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonCancelled, time.Minute, withProgress(prog(0, 1, "activate"))),
 				message: "cancelled before activate",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonCancelled, time.Minute)},
@@ -298,8 +268,8 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"CancelAfterCallWaits": {
 			reason: "A cancel after the step's call was sent cannot stop it: the step runs on and the message says so.",
-			args:   args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute), cancelled()), now: 2 * time.Minute, backend: &backend{status: sb.ClusterInActivation}},
-			want: want{
+			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute), cancelled()), now: 2 * time.Minute, backend: &backend{status: sb.ClusterInActivation}},
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard.EvidenceSeen = true
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonInProgress, prog(0, 1, "activate")
@@ -309,12 +279,12 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"CancelledAtCancellableStep": {
 			reason: "After a call was sent, cancel stops the operation before the next cancellable step.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: 5 * time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 5 * time.Minute,
 				steps: []Step{testStep(), testStep(func(s *Step) { s.Name, s.SafePoint = "second", true })},
 				op: operation(holding(0), cancelled(), withOpStatus(func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Step, st.Attempts = v1alpha1.OperationRunning, 1, 1
 				}))},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonCancelled, 5*time.Minute, withProgress(prog(1, 2, "second"))),
 				message: "cancelled before second",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonCancelled, 5*time.Minute)},
@@ -322,16 +292,16 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"DeletedWhileQueued": {
 			reason: "A deleted operation that never left the queue ends at once, leaves no record and another's lock alone.",
-			args:   args{cluster: storageCluster(lockedBy(op0Lock)), others: []client.Object{op0}, op: operation(deletedAt(time.Minute)), now: 2 * time.Minute},
-			want: want{
+			args:   observeArgs{cluster: storageCluster(lockedBy(op0Lock)), others: []client.Object{op0}, op: operation(deletedAt(time.Minute)), now: 2 * time.Minute},
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeleted, 2*time.Minute, func(st *v1alpha1.OperationStatus) { st.StartedAt, st.SpecHash = nil, testHash }),
 				message: "deleted while queued; nothing was sent to the backend", lock: op0Lock,
 			},
 		},
 		"DeletedBeforeSending": {
 			reason: "A deleted operation that holds the lock but sent nothing stops at once: the lock is released and the record says Deleted.",
-			args:   args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), deletedAt(time.Minute)), now: 2 * time.Minute},
-			want: want{
+			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), deletedAt(time.Minute)), now: 2 * time.Minute},
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeleted, 2*time.Minute, withProgress(prog(0, 1, "activate"))),
 				message: "deleted while Pending; nothing was sent to the backend",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonDeleted, 2*time.Minute)},
@@ -339,9 +309,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"DeletedWhileItsCallRuns": {
 			reason: "A deleted operation whose call was sent keeps the lock and follows the step; its message says where it will stop.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute), deletedAt(2*time.Minute)), now: 3 * time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute), deletedAt(2*time.Minute)), now: 3 * time.Minute,
 				backend: &backend{status: sb.ClusterInActivation}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard.EvidenceSeen = true
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonInProgress, prog(0, 1, "activate")
@@ -351,12 +321,12 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"DeletedStopsAtSafePoint": {
 			reason: "A deleted operation stops before a safe-point step, recording DeletedWhileRunning with how far it got and the backend's state.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: 5 * time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 5 * time.Minute,
 				steps: []Step{testStep(), testStep(func(s *Step) { s.Name, s.SafePoint = "second", true })},
 				op: operation(holding(0), deletedAt(4*time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Step, st.Attempts = v1alpha1.OperationRunning, 1, 1
 				}))},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeletedWhileRunning, 5*time.Minute, withProgress(prog(1, 2, "second"))),
 				message: "deleted while Running: stopped at a safe point, before second (1 of 2 steps done); StorageCluster demo was left with cluster unready",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonDeletedWhileRunning, 5*time.Minute)},
@@ -364,12 +334,12 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"DeletedSendsStepThatCompletesThePrevious": {
 			reason: "A deleted operation whose next step is no safe point (a start after a shutdown) still sends its call, guarded as ever.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: 5 * time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 5 * time.Minute,
 				steps: []Step{testStep(), testStep(func(s *Step) { s.Name = "second" })},
 				op: operation(holding(0), deletedAt(4*time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Step, st.Attempts = v1alpha1.OperationRunning, 1, 1
 				}))},
-			want: want{
+			want: observeWant{
 				trigger: true, persisted: true,
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Reason, st.Progress = ReasonInProgress, prog(1, 2, "second")
@@ -379,9 +349,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"DeletedFinishesItsLastStep": {
 			reason: "A deleted operation that finishes its last step on its way out records it as DeletedWhileRunning, phase Succeeded, with the backend's state.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute), deletedAt(2*time.Minute)), now: 3 * time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute), deletedAt(2*time.Minute)), now: 3 * time.Minute,
 				backend: &backend{status: sb.ClusterActive}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonDeletedWhileRunning, 3*time.Minute, withProgress(prog(1, 1, "")), evidenceSeen),
 				message: "deleted while Running: finished its last step before going away (activate done); StorageCluster demo was left with cluster active",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonDeletedWhileRunning, 3*time.Minute)},
@@ -389,10 +359,10 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"DeletedWhileAwaitingConfirmation": {
 			reason: "A deleted operation waiting for a re-send decision gives up like a cancel: the outcome stays unknown.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
 				op:    operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute), deletedAt(time.Minute)),
 				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerAsks })}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second, withProgress(prog(0, 1, "activate"))),
 				message: "deleted while waiting for a decision",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second)},
@@ -400,10 +370,10 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"DeadlineExceeded": {
 			reason: "An operation still running after its timeout (1h by default) fails even when the backend cannot be read; the message names the step and the unknown outcome.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Hour + time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Hour + time.Second,
 				op:      operation(unresolved(v1alpha1.GuardAmbiguous, 30*time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) { st.Progress = prog(0, 1, "activate") })),
 				backend: &backend{listErr: errors.New("connection refused")}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second),
 				message: "did not finish within 1h0m0s (at activate); the outcome of its last backend call is unknown",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second)},
@@ -411,10 +381,10 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"DeadlineNamesWhatTheBackendShowsNow": {
 			reason: "At the deadline a sent step is judged on a fresh snapshot: the message names the backend's state now, not at the previous reconcile.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Hour + time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Hour + time.Second,
 				op:      operation(sent(time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) { st.Message = "activate: the cluster is in_activation" })),
 				backend: &backend{status: sb.ClusterDegraded}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second, withProgress(prog(0, 1, "activate")), evidenceSeen),
 				message: "did not finish within 1h0m0s (at activate); last seen: activate: the cluster is degraded",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second)},
@@ -422,9 +392,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"DoneAtTheDeadline": {
 			reason: "A step the backend finished by the time the deadline is noticed succeeds rather than failing.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Hour + time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Hour + time.Second,
 				op: operation(sent(time.Minute)), backend: &backend{status: sb.ClusterActive}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, time.Hour+time.Second, withProgress(prog(1, 1, "")), evidenceSeen),
 				message: "activate done",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, time.Hour+time.Second)},
@@ -432,9 +402,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"StepTimeout": {
 			reason: "A step's own timeout fails the operation.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: 5*time.Minute + time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: 5*time.Minute + time.Second,
 				steps: []Step{testStep(func(s *Step) { s.Timeout = 5 * time.Minute })}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeadlineExceeded, 5*time.Minute+time.Second, withProgress(prog(0, 1, "activate"))),
 				message: "activate did not finish within 5m0s",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonDeadlineExceeded, 5*time.Minute+time.Second)},
@@ -442,8 +412,8 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AlreadyCompleted": {
 			reason: "A re-created operation whose twin (same name, type, spec; other UID) is in the history does not run again and takes its twin's phase.",
-			args:   args{cluster: storageCluster(withHistory(record("op1", "uid-old", ReasonCompleted))), op: operation(), now: time.Minute},
-			want: want{
+			args:   observeArgs{cluster: storageCluster(withHistory(record("op1", "uid-old", ReasonCompleted))), op: operation(), now: time.Minute},
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.SpecHash, st.CompletedAt = v1alpha1.OperationSucceeded, ReasonAlreadyCompleted, testHash, at(time.Minute)
 				},
@@ -453,22 +423,22 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"TwinWithOtherSpecRuns": {
 			reason: "An earlier operation of the same name with another spec does not stop this one.",
-			args: args{cluster: storageCluster(withHistory(func() v1alpha1.OperationRecord {
+			args: observeArgs{cluster: storageCluster(withHistory(func() v1alpha1.OperationRecord {
 				r := record("op1", "uid-old", ReasonCompleted)
 				r.SpecHash = "hash-0"
 				return r
 			}())), op: operation(), now: time.Minute},
-			want: want{trigger: true, status: acquired(time.Minute), lock: op1Lock, persisted: true,
+			want: observeWant{trigger: true, status: acquired(time.Minute), lock: op1Lock, persisted: true,
 				history: []v1alpha1.OperationRecord{{Name: "op1", UID: "uid-old", Type: "Activate", Phase: v1alpha1.OperationSucceeded, Reason: ReasonCompleted, SpecHash: "hash-0"}}},
 		},
 		"OwnRecordRepairsStatus": {
 			reason: "An operation that finds its own record finished before a crash and takes the recorded result, without reading the backend.",
-			args: args{cluster: storageCluster(withHistory(func() v1alpha1.OperationRecord {
+			args: observeArgs{cluster: storageCluster(withHistory(func() v1alpha1.OperationRecord {
 				r := rec(v1alpha1.OperationSucceeded, ReasonCompleted, 5*time.Minute)
 				r.Message = "all steps done"
 				return r
 			}())), op: operation(sent(time.Minute)), now: 6 * time.Minute},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.CompletedAt = v1alpha1.OperationSucceeded, ReasonCompleted, at(5*time.Minute)
 				},
@@ -478,8 +448,8 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"LockLostAfterCall": {
 			reason: "An operation that sent a call and finds its lock taken by another fails rather than running on unprotected.",
-			args:   args{cluster: storageCluster(lockedBy(op0Lock)), others: []client.Object{op0}, op: operation(sent(time.Minute)), now: 2 * time.Minute},
-			want: want{
+			args:   observeArgs{cluster: storageCluster(lockedBy(op0Lock)), others: []client.Object{op0}, op: operation(sent(time.Minute)), now: 2 * time.Minute},
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, "LockLost", 2*time.Minute),
 				message: "the lock on StorageCluster demo was taken by op0", lock: op0Lock, noBackend: true,
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, "LockLost", 2*time.Minute)},
@@ -487,8 +457,8 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"LockLostBeforeCallQueuesAgain": {
 			reason: "An operation that lost its lock before sending anything simply queues again.",
-			args:   args{cluster: storageCluster(lockedBy(op0Lock)), others: []client.Object{op0}, op: operation(holding(0)), now: time.Minute},
-			want: want{
+			args:   observeArgs{cluster: storageCluster(lockedBy(op0Lock)), others: []client.Object{op0}, op: operation(holding(0)), now: time.Minute},
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.StartedAt, st.Phase, st.Reason, st.QueuePosition = nil, v1alpha1.OperationPending, ReasonQueued, ptr.To[int64](1)
 				},
@@ -497,9 +467,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"IntendedWithEvidence": {
 			reason: "An intent left by a crash is resolved as sent when the backend shows evidence.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardIntended, time.Minute)), now: time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardIntended, time.Minute)), now: time.Minute,
 				backend: &backend{status: sb.ClusterInActivation}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard.Outcome, st.Guard.ResolvedAt, st.Guard.EvidenceSeen, st.Triggered = v1alpha1.GuardSent, at(time.Minute), true, true
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonTriggered, prog(0, 1, "activate")
@@ -509,8 +479,8 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"IntendedAwaitingEvidence": {
 			reason: "Within the evidence grace an unresolved intent keeps looking for evidence.",
-			args:   args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardIntended, time.Minute)), now: time.Minute},
-			want: want{
+			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardIntended, time.Minute)), now: time.Minute},
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonResolving, prog(0, 1, "activate")
 				},
@@ -519,8 +489,8 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AmbiguousWithoutEvidenceFails": {
 			reason: "A lost answer without evidence after the grace fails with OutcomeUnknown when a repeat could be harmful.",
-			args:   args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), now: time.Minute + 2*time.Second},
-			want: want{
+			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), now: time.Minute + 2*time.Second},
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second, withProgress(prog(0, 1, "activate"))),
 				message: "its answer was lost) and it showed no evidence within 1s. Sending it again could be harmful, so the operation stops; check the cluster's status",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second)},
@@ -528,9 +498,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AmbiguousWithoutEvidenceResends": {
 			reason: "A lost answer without evidence clears the guard for another attempt when a repeat is harmless.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), now: time.Minute + 2*time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), now: time.Minute + 2*time.Second,
 				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerResends })}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard, st.Phase, st.Reason, st.Progress = nil, v1alpha1.OperationRunning, ReasonInProgress, prog(0, 1, "activate")
 				},
@@ -539,12 +509,12 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"CancelWhileRefusedForNow": {
 			reason: "An operation whose only call so far was refused for now (nothing took effect) can still be cancelled while it waits.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute,
 				op: operation(holding(0), cancelled(), withOpStatus(func(st *v1alpha1.OperationStatus) {
 					st.Attempts, st.StepAttempts = 1, 1
 					st.Calls = []v1alpha1.BackendCall{{Method: "POST", Path: "/clusters/c1/activate", StatusCode: 409, Result: "RefusedForNow: Migration task found", Attempt: 1, Step: "activate", Time: *at(30 * time.Second)}}
 				}))},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonCancelled, time.Minute, withProgress(prog(0, 1, "activate"))),
 				message: "cancelled before activate; nothing more was sent to the backend",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonCancelled, time.Minute)},
@@ -552,9 +522,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AmbiguousResendsOnlyAfterTheHoldLimit": {
 			reason: "A harmless repeat is sent only once the backend can no longer apply the original: within the hold limit it keeps looking for evidence.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), now: time.Minute + 2*time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), now: time.Minute + 2*time.Second,
 				holdLimit: 10 * time.Second, steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerResends })}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonResolving, prog(0, 1, "activate")
 				},
@@ -563,9 +533,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AmbiguousAsksForConfirmation": {
 			reason: "A step whose late original would be harmful once the plan moves on waits for the user instead of re-sending, naming the token that confirms.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), now: time.Minute + 2*time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), now: time.Minute + 2*time.Second,
 				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerAsks })}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonAwaitingConfirmation, prog(0, 1, "activate")
 				},
@@ -574,10 +544,10 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AmbiguousAskIgnoresAnotherToken": {
 			reason: "A token confirms one call only: one naming another attempt does not re-send this one.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
 				op:    operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute), withPolicy(func(p *v1alpha1.OperationPolicy) { p.ConfirmResend = "0/2" })),
 				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerAsks })}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonAwaitingConfirmation, prog(0, 1, "activate")
 				},
@@ -586,10 +556,10 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AmbiguousResendConfirmed": {
 			reason: "With the guard's token in confirmResend the call is sent again (its skip and gate run first).",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
 				op:    operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute), withPolicy(func(p *v1alpha1.OperationPolicy) { p.ConfirmResend = "0/1" })),
 				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerAsks })}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard, st.Phase, st.Reason, st.Progress = nil, v1alpha1.OperationRunning, ReasonInProgress, prog(0, 1, "activate")
 				},
@@ -598,10 +568,10 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AmbiguousAskGivenUp": {
 			reason: "Cancel while waiting for the decision gives up: the outcome stays unknown.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
 				op:    operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute), cancelled()),
 				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerAsks })}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second, withProgress(prog(0, 1, "activate"))),
 				message: "cancelled while waiting for a decision",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second)},
@@ -609,19 +579,19 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AmbiguousResendsAtMostMaxAttempts": {
 			reason: "A harmless repeat is still bounded by maxAttempts; then the outcome is unknown.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 2*time.Second,
 				op:    operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) { st.Attempts, st.StepAttempts = 3, 3 })),
 				steps: []Step{testStep(func(s *Step) { s.OnLostAnswer = LostAnswerResends })}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second, withProgress(prog(0, 1, "activate"))),
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonOutcomeUnknown, time.Minute+2*time.Second)},
 			},
 		},
 		"AcceptedAwaitingEvidence": {
 			reason: "An accepted call that requires evidence waits for it within the grace.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute,
 				steps: []Step{testStep(func(s *Step) { s.WithoutEvidence = NoEvidenceFails })}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonTriggered, prog(0, 1, "activate")
 				},
@@ -630,9 +600,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AcceptedNoEvidenceNoEffect": {
 			reason: "An accepted call without evidence after the grace fails with NoEffect (the backend refused it silently).",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute + 2*time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute + 2*time.Second,
 				steps: []Step{testStep(func(s *Step) { s.WithoutEvidence = NoEvidenceFails })}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonNoEffect, time.Minute+2*time.Second, withProgress(prog(0, 1, "activate"))),
 				message: "showed no sign of acting on it within 1s",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonNoEffect, time.Minute+2*time.Second)},
@@ -640,9 +610,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AcceptedNoEvidenceSendsAgain": {
 			reason: "A step whose silent refusal passes sends its call again after the grace, within the precondition timeout.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute + 2*time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute + 2*time.Second,
 				steps: []Step{testStep(func(s *Step) { s.WithoutEvidence = NoEvidenceSendsAgain })}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard, st.Triggered, st.NextAttemptAt = nil, false, at(time.Minute+7*time.Second)
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonWaitingForPrecond, prog(0, 1, "activate")
@@ -652,9 +622,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AcceptedNoEvidencePastThePreconditionTimeout": {
 			reason: "Past the precondition timeout a silent refusal that passes fails with NoEffect like any other.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 11 * time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 11 * time.Minute,
 				steps: []Step{testStep(func(s *Step) { s.WithoutEvidence = NoEvidenceSendsAgain })}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationFailed, ReasonNoEffect, 11*time.Minute, withProgress(prog(0, 1, "activate"))),
 				message: "showed no sign of acting on it",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonNoEffect, 11*time.Minute)},
@@ -662,9 +632,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"AcceptedNoEvidenceMeansDone": {
 			reason: "A step whose lack of evidence means success completes after the grace.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute + 2*time.Second,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: time.Minute + 2*time.Second,
 				steps: []Step{testStep(func(s *Step) { s.WithoutEvidence, s.DoneWithoutEvidence = NoEvidenceMeansDone, "nothing needed moving" })}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute+2*time.Second, withProgress(prog(1, 1, ""))),
 				message: "nothing needed moving",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute+2*time.Second)},
@@ -672,9 +642,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"CheckFails": {
 			reason: "A failure the step's check reads fails the operation with the check's reason.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 2 * time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 2 * time.Minute,
 				backend: &backend{status: sb.ClusterSuspended}},
-			want: want{
+			want: observeWant{
 				status: finishedAs(v1alpha1.OperationFailed, "ActivationFailed", 2*time.Minute, withProgress(prog(0, 1, "activate")),
 					func(st *v1alpha1.OperationStatus) { st.Guard.EvidenceSeen = true }),
 				message: "activate: the activation failed",
@@ -683,9 +653,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"CheckInProgress": {
 			reason: "While the check reads progress the operation runs on and records the evidence it saw.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 2 * time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 2 * time.Minute,
 				backend: &backend{status: sb.ClusterInActivation}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard.EvidenceSeen = true
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonInProgress, prog(0, 1, "activate")
@@ -695,9 +665,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"LastStepDone": {
 			reason: "When the last step is done the operation succeeds, releases the lock and leaves its record in the history.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock), withHistory(record("older", "uid-older", ReasonCompleted))), op: operation(sent(time.Minute)),
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock), withHistory(record("older", "uid-older", ReasonCompleted))), op: operation(sent(time.Minute)),
 				now: 2 * time.Minute, backend: &backend{status: sb.ClusterActive}},
-			want: want{
+			want: observeWant{
 				status: finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute, withProgress(prog(1, 1, "")),
 					func(st *v1alpha1.OperationStatus) { st.Guard.EvidenceSeen = true }),
 				message: "activate done",
@@ -706,9 +676,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"FirstOfTwoStepsDone": {
 			reason: "When a step other than the last is done the operation moves to the next with a fresh guard, attempts and step start.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 2 * time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 2 * time.Minute,
 				steps: []Step{testStep(), testStep(func(s *Step) { s.Name = "second" })}, backend: &backend{status: sb.ClusterActive}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Step, st.Guard, st.Triggered, st.StepAttempts, st.StepStartedAt = 1, nil, false, 0, at(2*time.Minute)
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonInProgress, prog(0, 2, "activate")
@@ -718,9 +688,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"SkipCompletes": {
 			reason: "A step whose goal already holds is skipped without a call.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute,
 				steps: []Step{testStep(func(s *Step) { s.Skip = func(*Snapshot) (bool, string) { return true, "already active" } })}},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonNothingToDo, time.Minute, withProgress(prog(1, 1, ""))),
 				message: "already active",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonNothingToDo, time.Minute)},
@@ -728,9 +698,9 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"WaitOnlyStepStartsWatching": {
 			reason: "A step without a call starts watching at once: a resolved guard with the baseline of now, and triggered so Trigger never sends for it.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute,
 				steps: []Step{testStep(func(s *Step) { s.Call = nil })}},
-			want: want{
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard = &v1alpha1.OperationGuard{Step: 0, Outcome: v1alpha1.GuardSent, IntendedAt: *at(time.Minute), ResolvedAt: at(time.Minute),
 						BaselineStatus: string(sb.ClusterUnready), BaselineEvent: "e2"}
@@ -742,14 +712,14 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"BackendUnreadable": {
 			reason: "A backend that cannot be read does not fail the operation; it says so and waits.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 2 * time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 2 * time.Minute,
 				backend: &backend{listErr: errors.New("connection refused")}},
-			want: want{message: "cannot observe the backend (" + errGetCluster + ": connection refused)", lock: op1Lock},
+			want: observeWant{message: "cannot observe the backend (" + errGetCluster + ": connection refused)", lock: op1Lock},
 		},
 		"TargetMissingWaits": {
 			reason: "An operation whose StorageCluster does not exist waits for it.",
-			args:   args{noTarget: true, op: operation(), now: time.Minute},
-			want: want{
+			args:   observeArgs{noTarget: true, op: operation(), now: time.Minute},
+			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.SpecHash = v1alpha1.OperationPending, ReasonWaitingForTarget, testHash
 				},
@@ -758,8 +728,8 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"TargetMissingTimesOut": {
 			reason: "An operation whose StorageCluster never appears fails after the precondition timeout, counted from its creation.",
-			args:   args{noTarget: true, op: operation(), now: 10*time.Minute + time.Second},
-			want: want{
+			args:   observeArgs{noTarget: true, op: operation(), now: 10*time.Minute + time.Second},
+			want: observeWant{
 				status: finishedAs(v1alpha1.OperationFailed, ReasonTargetNotFound, 10*time.Minute+time.Second,
 					func(st *v1alpha1.OperationStatus) { st.SpecHash = testHash }),
 				message: "StorageCluster demo does not exist 10m0s after the operation was created", noBackend: true,
@@ -767,7 +737,7 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"ChooseTargetsFixesTargets": {
 			reason: "An operation with targets fixes them from the backend before its first step.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute,
 				choose: func(s *Snapshot) []string {
 					ids := []string{}
 					for _, n := range s.LiveNodes() {
@@ -776,13 +746,13 @@ func TestEngineObserve(t *testing.T) {
 					return ids
 				},
 				backend: &backend{status: sb.ClusterActive, nodes: []sb.StorageNodeDTO{{ID: "n1"}, {ID: "n2", Status: sb.NodeRemoved}, {ID: "n3"}}}},
-			want: want{status: func(st *v1alpha1.OperationStatus) { st.Targets = []string{"n1", "n3"} }, lock: op1Lock},
+			want: observeWant{status: func(st *v1alpha1.OperationStatus) { st.Targets = []string{"n1", "n3"} }, lock: op1Lock},
 		},
 		"ChooseTargetsNothingToDo": {
 			reason: "An operation with no targets succeeds with nothing to do.",
-			args: args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute,
 				choose: func(*Snapshot) []string { return nil }},
-			want: want{
+			want: observeWant{
 				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonNothingToDo, time.Minute),
 				message: "there is nothing to work on",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonNothingToDo, time.Minute)},
@@ -790,94 +760,132 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"FinishedReleasesStaleLock": {
 			reason: "A finished operation that still holds its lock (a failed release) releases it without reading the backend.",
-			args:   args{cluster: storageCluster(lockedBy(op1Lock)), op: operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute)), now: 2 * time.Minute},
-			want:   want{noBackend: true},
+			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute)), now: 2 * time.Minute},
+			want:   observeWant{noBackend: true},
 		},
 		"FinishedTTLPassed": {
 			reason: "A finished operation is deleted once its TTL passed.",
-			args: args{cluster: storageCluster(), now: time.Minute + time.Second,
+			args: observeArgs{cluster: storageCluster(), now: time.Minute + time.Second,
 				op: operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, 0), withPolicy(func(p *v1alpha1.OperationPolicy) { p.TTLSecondsAfterFinished = ptr.To[int64](60) }))},
-			want: want{noBackend: true, deleted: true},
+			want: observeWant{noBackend: true, deleted: true},
 		},
 		"FinishedTTLNotYet": {
 			reason: "A finished operation is kept until its TTL passed.",
-			args: args{cluster: storageCluster(), now: 59 * time.Second,
+			args: observeArgs{cluster: storageCluster(), now: 59 * time.Second,
 				op: operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, 0), withPolicy(func(p *v1alpha1.OperationPolicy) { p.TTLSecondsAfterFinished = ptr.To[int64](60) }))},
-			want: want{noBackend: true},
+			want: observeWant{noBackend: true},
 		},
 	}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			objs := append([]client.Object{tc.args.op}, tc.args.others...)
-			if !tc.args.noTarget {
-				objs = append(objs, tc.args.cluster)
-			}
-			kube := newKube(t, nil, objs...)
-			b := tc.args.backend
-			if b == nil {
-				b = &backend{status: sb.ClusterUnready}
-			}
-			steps := tc.args.steps
-			if steps == nil {
-				steps = []Step{testStep()}
-			}
-			e := newEngine(kube, &clock{now: t0.Add(tc.args.now)})
-			e.HoldLimit = tc.args.holdLimit
-			o := getOp(t, kube, tc.args.op.GetName())
-			want := o.Status.AtProvider.OperationStatus.DeepCopy()
-			if tc.want.status != nil {
-				tc.want.status(want)
-			}
-			r := runOf(kube, o, b.api(), steps...)
-			r.ChooseTargets = tc.args.choose
+		t.Run(name, func(t *testing.T) { tc.run(t) })
+	}
+}
 
-			trigger, err := e.Observe(context.Background(), r)
-			if err != nil {
-				t.Fatalf("\n%s\nObserve(...): unexpected error: %v", tc.reason, err)
-			}
-			if trigger != tc.want.trigger {
-				t.Errorf("\n%s\nObserve(...) trigger = %t, want %t", tc.reason, trigger, tc.want.trigger)
-			}
-			got := o.Status.AtProvider.OperationStatus
-			if diff := cmp.Diff(*want, got, ignoreMessages); diff != "" {
-				t.Errorf("\n%s\nObserve(...): status: -want, +got:\n%s", tc.reason, diff)
-			}
-			if !strings.Contains(got.Message, tc.want.message) {
-				t.Errorf("\n%s\nObserve(...): message %q, want it to contain %q", tc.reason, got.Message, tc.want.message)
-			}
-			checkReady(t, tc.reason, o)
-			if !tc.want.deleted {
-				// Observe writes the status itself only before asking for a
-				// call; otherwise the reconciler does.
-				wantStored := tc.args.op.Status.AtProvider.OperationStatus
-				if tc.want.persisted {
-					wantStored = got
-				}
-				stored := getOp(t, kube, o.GetName()).Status.AtProvider.OperationStatus
-				if diff := cmp.Diff(wantStored, stored, cmpopts.EquateEmpty()); diff != "" {
-					t.Errorf("\n%s\nObserve(...): stored status: -want, +got:\n%s", tc.reason, diff)
-				}
-			}
-			if tc.want.noBackend && b.reads != 0 {
-				t.Errorf("\n%s\nObserve(...) read the backend %d times, want none", tc.reason, b.reads)
-			}
-			if s := b.sentCalls(); len(s) != 0 {
-				t.Errorf("\n%s\nObserve(...) sent %v; Observe must never call the backend's state-changing API", tc.reason, s)
-			}
-			if !tc.args.noTarget {
-				c := getCluster(t, kube)
-				if diff := cmp.Diff(tc.want.lock, c.Status.AtProvider.ActiveOperation); diff != "" {
-					t.Errorf("\n%s\nObserve(...): target lock: -want, +got:\n%s", tc.reason, diff)
-				}
-				if diff := cmp.Diff(tc.want.history, c.Status.AtProvider.OperationHistory, ignoreMessages); diff != "" {
-					t.Errorf("\n%s\nObserve(...): target history: -want, +got:\n%s", tc.reason, diff)
-				}
-			}
-			err = kube.Get(context.Background(), client.ObjectKeyFromObject(o), &v1alpha1.ClusterOps{})
-			if deleted := kerrors.IsNotFound(err); deleted != tc.want.deleted {
-				t.Errorf("\n%s\nObserve(...): operation deleted = %t, want %t (get: %v)", tc.reason, deleted, tc.want.deleted, err)
-			}
-		})
+// An observeCase is one case of a table of Engine.Observe tests.
+type observeCase struct {
+	reason string
+	args   observeArgs
+	want   observeWant
+}
+
+type observeArgs struct {
+	cluster  *v1alpha1.StorageCluster // nil: the target does not exist
+	others   []client.Object
+	op       *v1alpha1.ClusterOps
+	steps    []Step // default: testStep()
+	choose   func(s *Snapshot) []string
+	backend  *backend // default: an unready cluster
+	now      time.Duration
+	noTarget bool
+	// holdLimit is the engine's HoldLimit (default 0).
+	holdLimit time.Duration
+}
+type observeWant struct {
+	trigger bool
+	// status changes the operation's status as it was into the one wanted;
+	// nil: unchanged.
+	status    func(st *v1alpha1.OperationStatus)
+	message   string // a substring of status.message
+	lock      *v1alpha1.OperationReference
+	history   []v1alpha1.OperationRecord
+	noBackend bool // the backend is not read
+	deleted   bool
+	// persisted: Observe wrote the status itself, as it must before
+	// asking for a call that follows other changes.
+	persisted bool
+}
+
+// run observes tc's operation once and checks what changed.
+func (tc observeCase) run(t *testing.T) {
+	t.Helper()
+	objs := append([]client.Object{tc.args.op}, tc.args.others...)
+	if !tc.args.noTarget {
+		objs = append(objs, tc.args.cluster)
+	}
+	kube := newKube(t, nil, objs...)
+	b := tc.args.backend
+	if b == nil {
+		b = &backend{status: sb.ClusterUnready}
+	}
+	steps := tc.args.steps
+	if steps == nil {
+		steps = []Step{testStep()}
+	}
+	e := newEngine(kube, &clock{now: t0.Add(tc.args.now)})
+	e.HoldLimit = tc.args.holdLimit
+	o := getOp(t, kube, tc.args.op.GetName())
+	want := o.Status.AtProvider.OperationStatus.DeepCopy()
+	if tc.want.status != nil {
+		tc.want.status(want)
+	}
+	r := runOf(kube, o, b.api(), steps...)
+	r.ChooseTargets = tc.args.choose
+
+	trigger, err := e.Observe(context.Background(), r)
+	if err != nil {
+		t.Fatalf("\n%s\nObserve(...): unexpected error: %v", tc.reason, err)
+	}
+	if trigger != tc.want.trigger {
+		t.Errorf("\n%s\nObserve(...) trigger = %t, want %t", tc.reason, trigger, tc.want.trigger)
+	}
+	got := o.Status.AtProvider.OperationStatus
+	if diff := cmp.Diff(*want, got, ignoreMessages); diff != "" {
+		t.Errorf("\n%s\nObserve(...): status: -want, +got:\n%s", tc.reason, diff)
+	}
+	if !strings.Contains(got.Message, tc.want.message) {
+		t.Errorf("\n%s\nObserve(...): message %q, want it to contain %q", tc.reason, got.Message, tc.want.message)
+	}
+	checkReady(t, tc.reason, o)
+	if !tc.want.deleted {
+		// Observe writes the status itself only before asking for a
+		// call; otherwise the reconciler does.
+		wantStored := tc.args.op.Status.AtProvider.OperationStatus
+		if tc.want.persisted {
+			wantStored = got
+		}
+		stored := getOp(t, kube, o.GetName()).Status.AtProvider.OperationStatus
+		if diff := cmp.Diff(wantStored, stored, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("\n%s\nObserve(...): stored status: -want, +got:\n%s", tc.reason, diff)
+		}
+	}
+	if tc.want.noBackend && b.reads != 0 {
+		t.Errorf("\n%s\nObserve(...) read the backend %d times, want none", tc.reason, b.reads)
+	}
+	if s := b.sentCalls(); len(s) != 0 {
+		t.Errorf("\n%s\nObserve(...) sent %v; Observe must never call the backend's state-changing API", tc.reason, s)
+	}
+	if !tc.args.noTarget {
+		c := getCluster(t, kube)
+		if diff := cmp.Diff(tc.want.lock, c.Status.AtProvider.ActiveOperation); diff != "" {
+			t.Errorf("\n%s\nObserve(...): target lock: -want, +got:\n%s", tc.reason, diff)
+		}
+		if diff := cmp.Diff(tc.want.history, c.Status.AtProvider.OperationHistory, ignoreMessages); diff != "" {
+			t.Errorf("\n%s\nObserve(...): target history: -want, +got:\n%s", tc.reason, diff)
+		}
+	}
+	err = kube.Get(context.Background(), client.ObjectKeyFromObject(o), &v1alpha1.ClusterOps{})
+	if deleted := kerrors.IsNotFound(err); deleted != tc.want.deleted {
+		t.Errorf("\n%s\nObserve(...): operation deleted = %t, want %t (get: %v)", tc.reason, deleted, tc.want.deleted, err)
 	}
 }
 

@@ -300,6 +300,10 @@ func (b *backend) api() *sbfake.MockClient {
 			b.read()
 			return testEvents, nil
 		},
+		MockListTasks: func(_ context.Context, _ string) ([]sb.TaskDTO, error) {
+			b.read()
+			return nil, nil
+		},
 		MockActivateCluster: func(_ context.Context, id string) error {
 			if b.onCall != nil {
 				b.onCall()

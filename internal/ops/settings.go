@@ -47,6 +47,9 @@ type Settings struct {
 	// operations wait on; zero turns the watcher off, and running
 	// operations poll on their own (Poll.Fast, Poll.Running).
 	WatchInterval time.Duration
+	// WindowNow is the clock maintenance windows are read on; time.Now
+	// when nil. Tests move it to open and close windows.
+	WindowNow func() time.Time
 }
 
 // A SharedObservation is what both operation kinds share in one provider:

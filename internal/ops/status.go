@@ -59,6 +59,16 @@ const (
 	// ReasonStopping (an event): the operation was deleted and stops at
 	// its next safe point.
 	ReasonStopping = "Stopping"
+	// ReasonAwaitingApproval: the operation shows its plan and waits for
+	// approved: true; ReasonApproved (an event) says it was approved, and
+	// ReasonPlanChanged that the plan computed again at approval differs.
+	ReasonAwaitingApproval = "AwaitingApproval"
+	ReasonApproved         = "Approved"
+	ReasonPlanChanged      = "PlanChanged"
+	// ReasonWaitingForWindow: the operation waits for its maintenance
+	// window to open; ReasonInvalidWindow: the window cannot be read.
+	ReasonWaitingForWindow = "WaitingForWindow"
+	ReasonInvalidWindow    = "InvalidWindow"
 )
 
 func isTerminal(p v1alpha1.OperationPhase) bool {

@@ -82,6 +82,7 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		Log:           log,
 		EvidenceGrace: s.EvidenceGrace,
 		HoldLimit:     s.HoldLimit,
+		WindowNow:     s.WindowNow,
 	}
 	opts = append(opts, managed.WithRecorder(ops.Recorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))))
 	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[T]{
