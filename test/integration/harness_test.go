@@ -74,6 +74,9 @@ type harnessOptions struct {
 	// holdLimit is the engine's hold limit (how long the backend may hold a
 	// request and still apply it); the evidence grace when zero.
 	holdLimit time.Duration
+	// windowNow is the clock maintenance windows are read on; time.Now
+	// when nil.
+	windowNow func() time.Time
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -115,6 +118,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	ns = fmt.Sprintf("%s-%d", strings.TrimSuffix(ns, "-"), time.Now().UnixNano()%100000)
 	h := &harness{t: t, ctx: ctx, kube: kube, sim: sim, ns: ns, poll: o.poll, opsSettings: testOpsSettings}
 	h.opsSettings.HoldLimit = o.holdLimit
+	h.opsSettings.WindowNow = o.windowNow
 
 	endpoint := sim.URL()
 	if o.endpoint != "" {
