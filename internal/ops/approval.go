@@ -36,12 +36,28 @@ import (
 // again at approval is the same. docs/operations-engine.md, "Approval".
 
 // runningSince is when an operation's deadlines start: when it left the
-// queue, or when it was approved (nil while it awaits approval).
+// queue, was approved and took its disruption slots, whichever came last;
+// nil while it awaits approval or a slot.
 func runningSince(st *v1alpha1.OperationStatus, pol v1alpha1.OperationPolicy) *metav1.Time {
-	if pol.Approval == v1alpha1.ApprovalRequired {
-		return st.ApprovedAt
+	since := st.StartedAt
+	later := func(t *metav1.Time) {
+		if since == nil || t.After(since.Time) {
+			since = t
+		}
 	}
-	return st.StartedAt
+	if pol.Approval == v1alpha1.ApprovalRequired {
+		if st.ApprovedAt == nil {
+			return nil
+		}
+		later(st.ApprovedAt)
+	}
+	if d := st.Disruption; d != nil {
+		if d.AcquiredAt == nil {
+			return nil
+		}
+		later(d.AcquiredAt)
+	}
+	return since
 }
 
 // awaitApproval computes and shows the plan of an operation that needs

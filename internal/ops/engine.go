@@ -77,6 +77,8 @@ type Engine struct {
 	// WindowNow is the clock maintenance windows are read on; Now when nil
 	// (tests move it to open and close windows).
 	WindowNow func() time.Time
+	// Budgets hands out the slots of DisruptionBudgets; nil: none apply.
+	Budgets *Budgets
 }
 
 // A Run is one reconcile's view of one operation.
@@ -107,6 +109,9 @@ type Run struct {
 	ChooseTargets func(s *Snapshot) []string
 	// Queue lists the operations competing for the same target.
 	Queue func(ctx context.Context) ([]Object, error)
+	// Disruptive says the operation takes a slot of the DisruptionBudgets
+	// selecting its target before its first call.
+	Disruptive bool
 }
 
 func (r Run) historyKey() types.NamespacedName {
@@ -295,7 +300,7 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		st.QueuePosition = nil
 		setPhase(st, v1alpha1.OperationPending, ReasonWaitingForPrecond, "holds the lock on %s; checking preconditions", r.TargetDescription)
 	}
-	due, err := e.run(ctx, r, now)
+	due, err := e.run(ctx, r, t, now)
 	if err == nil && deleted && !isTerminal(st.Phase) {
 		e.noteStopping(r, before)
 	}
@@ -348,7 +353,7 @@ func holderName(t Target) string {
 // run works on the current step of an operation holding the lock.
 //
 //nolint:gocyclo // the guard's cases are easiest to audit side by side.
-func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
+func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool, error) {
 	o := r.Object
 	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
 
@@ -366,6 +371,11 @@ func (e *Engine) run(ctx context.Context, r Run, now time.Time) (bool, error) {
 		}
 		if waiting, err := e.holdForWindow(ctx, r, steps[st.Step], expired); waiting || err != nil {
 			return false, err
+		}
+		if r.Disruptive && e.Budgets != nil && nothingTookEffect(st) && (st.Disruption == nil || st.Disruption.AcquiredAt == nil) {
+			if waiting, err := e.takeSlots(ctx, r, t, now); waiting || err != nil {
+				return false, err
+			}
 		}
 	}
 	need := Needs{Events: st.Guard != nil}
@@ -735,6 +745,9 @@ func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhas
 			return errors.Wrap(err, errFinish)
 		}
 	}
+	if err := e.releaseSlots(ctx, r); err != nil {
+		return errors.Wrap(err, errFinish)
+	}
 	m := e.metrics()
 	m.Finished.WithLabelValues(e.Kind, o.GetOperationType(), string(phase), reason).Inc()
 	if st.StartedAt != nil {
@@ -763,6 +776,9 @@ func (e *Engine) observeFinished(ctx context.Context, r Run) error {
 		if err := e.Lock.Finish(ctx, r.Target, o, nil); err != nil {
 			return errors.Wrap(err, errFinish)
 		}
+	}
+	if err := e.releaseSlots(ctx, r); err != nil {
+		return errors.Wrap(err, errFinish)
 	}
 	if pol.TTLSecondsAfterFinished == nil || st.CompletedAt == nil || o.GetDeletionTimestamp() != nil {
 		return nil

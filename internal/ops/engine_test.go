@@ -799,6 +799,8 @@ type observeArgs struct {
 	noTarget bool
 	// holdLimit is the engine's HoldLimit (default 0).
 	holdLimit time.Duration
+	// disruptive makes the operation take DisruptionBudget slots.
+	disruptive bool
 }
 type observeWant struct {
 	trigger bool
@@ -813,6 +815,8 @@ type observeWant struct {
 	// persisted: Observe wrote the status itself, as it must before
 	// asking for a call that follows other changes.
 	persisted bool
+	// after checks more of what Observe left behind.
+	after func(t *testing.T, kube client.Client)
 }
 
 // run observes tc's operation once and checks what changed.
@@ -839,7 +843,7 @@ func (tc observeCase) run(t *testing.T) {
 		tc.want.status(want)
 	}
 	r := runOf(kube, o, b.api(), steps...)
-	r.ChooseTargets = tc.args.choose
+	r.ChooseTargets, r.Disruptive = tc.args.choose, tc.args.disruptive
 
 	trigger, err := e.Observe(context.Background(), r)
 	if err != nil {
@@ -886,6 +890,9 @@ func (tc observeCase) run(t *testing.T) {
 	err = kube.Get(context.Background(), client.ObjectKeyFromObject(o), &v1alpha1.ClusterOps{})
 	if deleted := kerrors.IsNotFound(err); deleted != tc.want.deleted {
 		t.Errorf("\n%s\nObserve(...): operation deleted = %t, want %t (get: %v)", tc.reason, deleted, tc.want.deleted, err)
+	}
+	if tc.want.after != nil {
+		tc.want.after(t, kube)
 	}
 }
 

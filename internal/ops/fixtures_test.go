@@ -62,7 +62,7 @@ func newKube(t *testing.T, funcs *interceptor.Funcs, objs ...client.Object) clie
 		t.Fatalf("cannot build scheme: %v", err)
 	}
 	b := crfake.NewClientBuilder().WithScheme(s).WithObjects(objs...).
-		WithStatusSubresource(&v1alpha1.ClusterOps{}, &v1alpha1.StorageCluster{})
+		WithStatusSubresource(&v1alpha1.ClusterOps{}, &v1alpha1.StorageCluster{}, &v1alpha1.DisruptionBudget{})
 	if funcs != nil {
 		b = b.WithInterceptorFuncs(*funcs)
 	}
@@ -228,7 +228,7 @@ func newLock(kube client.Client) *Lock {
 
 func newEngine(kube client.Client, clk *clock) *Engine {
 	return &Engine{Kind: v1alpha1.ClusterOpsKind, Kube: kube, Lock: newLock(kube), Observer: NewObserver(0),
-		Metrics: NewMetrics(), EvidenceGrace: time.Second, Now: clk.Now}
+		Metrics: NewMetrics(), EvidenceGrace: time.Second, Now: clk.Now, Budgets: &Budgets{Kube: kube, Reader: kube}}
 }
 
 // A backend is a fake simplyblock control plane with one cluster, c1.

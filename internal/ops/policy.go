@@ -143,8 +143,9 @@ func (pi PollIntervals) Hook(now func() time.Time) func(o Object, _ time.Duratio
 			return max(left, 0) + 100*time.Millisecond
 		case st.NextAttemptAt != nil:
 			return pi.jitter(max(st.NextAttemptAt.Sub(now()), 0) + 50*time.Millisecond)
-		case st.StartedAt == nil, st.Reason == ReasonAwaitingApproval, st.Reason == ReasonWaitingForWindow:
-			// Approval comes as a spec change, which wakes the operation.
+		case st.StartedAt == nil, st.Reason == ReasonAwaitingApproval, st.Reason == ReasonWaitingForWindow, st.Reason == ReasonWaitingForSlot:
+			// Approval comes as a spec change, and a slot given back as a
+			// DisruptionBudget change: both wake the operation.
 			return pi.jitter(pi.Waiting)
 		case pi.Watched > 0:
 			return pi.jitter(pi.Watched)

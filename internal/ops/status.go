@@ -69,6 +69,10 @@ const (
 	// window to open; ReasonInvalidWindow: the window cannot be read.
 	ReasonWaitingForWindow = "WaitingForWindow"
 	ReasonInvalidWindow    = "InvalidWindow"
+	// ReasonWaitingForSlot: a disruptive operation waits for a slot of a
+	// DisruptionBudget; ReasonDisrupting (an event) says it took its slots.
+	ReasonWaitingForSlot = "WaitingForConcurrencySlot"
+	ReasonDisrupting     = "Disrupting"
 )
 
 func isTerminal(p v1alpha1.OperationPhase) bool {

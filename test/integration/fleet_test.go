@@ -17,6 +17,7 @@ limitations under the License.
 package integration
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -242,5 +244,74 @@ func TestMaintenanceWindow(t *testing.T) {
 	}
 	if s, r := h.sent("POST", "/shutdown", 0), h.sent("POST", "/restart", 0); s != 3 || r != 3 {
 		t.Errorf("%d shutdowns and %d restarts sent, want 3 and 3", s, r)
+	}
+}
+
+// TestDisruptionBudget: with maxDisrupted 1, two disruptive operations on
+// two selected clusters never overlap; judged by the simulator's journal
+// and the operations' recorded completion.
+func TestDisruptionBudget(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	// The API server is shared with tests running in parallel: the budget
+	// selects only this test's clusters.
+	sel := map[string]string{"fleet-test": h.ns}
+	db := &v1alpha1.DisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: h.ns},
+		Spec: v1alpha1.DisruptionBudgetSpec{ClusterSelector: metav1.LabelSelector{MatchLabels: sel}, MaxDisrupted: 1}}
+	h.create(db)
+	t.Cleanup(func() { _ = h.kube.Delete(context.Background(), db) })
+
+	ids := map[string]string{}
+	for _, name := range []string{"a", "b"} {
+		ids[name], _ = h.importCluster(name, simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
+		c := h.clusterObj(name)
+		patch := client.MergeFrom(c.DeepCopy())
+		c.SetLabels(sel)
+		must(t, h.kube.Patch(h.ctx, c, patch))
+	}
+	for _, name := range []string{"a", "b"} {
+		h.operation("restart.yaml", "restart-"+name, func(u *unstructured.Unstructured) {
+			h.setField(u, name, "spec", "forProvider", "clusterIdRef", "name")
+		})
+	}
+	done := map[string]*v1alpha1.ClusterOps{}
+	for _, name := range []string{"a", "b"} {
+		done[name] = h.waitOp("restart-"+name, v1alpha1.OperationSucceeded)
+	}
+
+	// Each cluster's calls, in the journal's order.
+	first, last := map[string]time.Time{}, map[string]time.Time{}
+	for _, e := range h.sim.Journal() {
+		for name, id := range ids {
+			if e.Method == "POST" && strings.Contains(e.Path, "/clusters/"+id+"/") {
+				if _, ok := first[name]; !ok {
+					first[name] = e.Time
+				}
+				last[name] = e.Time
+			}
+		}
+	}
+	earlier, later := "a", "b"
+	if first["b"].Before(first["a"]) {
+		earlier, later = "b", "a"
+	}
+	if !first[later].After(last[earlier]) {
+		t.Errorf("cluster %s's first call at %s came before cluster %s's last at %s: the two disruptive operations overlapped",
+			later, first[later].Format(time.RFC3339Nano), earlier, last[earlier].Format(time.RFC3339Nano))
+	}
+	if c := done[earlier].Status.AtProvider.CompletedAt; c == nil || first[later].Before(c.Time) {
+		t.Errorf("cluster %s's first call at %s came before restart-%s completed (%v)", later, first[later].Format(time.RFC3339Nano), earlier, c)
+	}
+	if h.hasEvent("restart-"+earlier, "WaitingForConcurrencySlot") || !h.hasEvent("restart-"+later, "WaitingForConcurrencySlot") {
+		t.Errorf("want only restart-%s to have waited for a slot", later)
+	}
+	for _, name := range []string{"a", "b"} {
+		if n := h.sent("POST", "/clusters/"+ids[name]+"/shutdown", 0); n != 1 {
+			t.Errorf("cluster %s shut down %d times, want 1", name, n)
+		}
+	}
+	got := &v1alpha1.DisruptionBudget{}
+	must(t, h.kube.Get(h.ctx, client.ObjectKeyFromObject(db), got))
+	if len(got.Status.Disrupting) != 0 || len(got.Status.Waiting) != 0 {
+		t.Errorf("the budget still lists %+v and %+v, want every slot given back", got.Status.Disrupting, got.Status.Waiting)
 	}
 }

@@ -317,8 +317,27 @@ type OperationStatus struct {
 	// +optional
 	ApprovedAt *metav1.Time `json:"approvedAt,omitempty"`
 
+	// Disruption is the DisruptionBudgets a disruptive operation takes a
+	// slot of before its first call.
+	// +optional
+	Disruption *DisruptionSlot `json:"disruption,omitempty"`
+
 	// SpecHash identifies the operation's spec (without cancel); the
 	// target's history keeps it so a re-created twin does not run again.
 	// +optional
 	SpecHash string `json:"specHash,omitempty"`
+}
+
+// A DisruptionSlot is the DisruptionBudgets an operation waits in or holds
+// a slot of.
+type DisruptionSlot struct {
+	// Budgets are the DisruptionBudgets that select the operation's
+	// cluster.
+	// +listType=atomic
+	Budgets []string `json:"budgets"`
+
+	// AcquiredAt is when the operation got a slot of every one; unset while
+	// it waits. Its deadlines count from then.
+	// +optional
+	AcquiredAt *metav1.Time `json:"acquiredAt,omitempty"`
 }

@@ -84,10 +84,17 @@ var (
 	StorageNodeOpsGroupVersionKind = SchemeGroupVersion.WithKind(StorageNodeOpsKind)
 )
 
+// DisruptionBudget type metadata.
+var (
+	DisruptionBudgetKind             = reflect.TypeOf(DisruptionBudget{}).Name()
+	DisruptionBudgetGroupVersionKind = SchemeGroupVersion.WithKind(DisruptionBudgetKind)
+)
+
 func init() {
 	SchemeBuilder.Register(&StorageCluster{}, &StorageClusterList{})
 	SchemeBuilder.Register(&StorageNode{}, &StorageNodeList{})
 	SchemeBuilder.Register(&StoragePool{}, &StoragePoolList{})
 	SchemeBuilder.Register(&ClusterOps{}, &ClusterOpsList{})
 	SchemeBuilder.Register(&StorageNodeOps{}, &StorageNodeOpsList{})
+	SchemeBuilder.Register(&DisruptionBudget{}, &DisruptionBudgetList{})
 }

@@ -32,7 +32,7 @@ import (
 // gate a node is only shut down while every other node is online and the
 // cluster is active and not rebalancing. A node removed meanwhile is
 // skipped; the operation can be cancelled between nodes.
-var nodeRollingRestartType = opType{plan: rollingRestartSteps, targets: rollingRestartTargets}
+var nodeRollingRestartType = opType{disruptive: true, plan: rollingRestartSteps, targets: rollingRestartTargets}
 
 func rollingRestartSteps(in planInput) []ops.Step {
 	p := in.params.NodeRollingRestart

@@ -22,7 +22,7 @@ import (
 )
 
 // restartType: a shutdown, then a start that waits for the shutdown to show.
-var restartType = opType{plan: func(in planInput) []ops.Step {
+var restartType = opType{disruptive: true, plan: func(in planInput) []ops.Step {
 	sd, st := steps.ClusterShutdown(in.clusterID), steps.ClusterStart(in.clusterID, true)
 	sd.Name, st.Name = "restart: shutdown", "restart: start"
 	return []ops.Step{sd, st}

@@ -22,4 +22,4 @@ import (
 )
 
 // shutdownType: one POST /shutdown.
-var shutdownType = opType{plan: func(in planInput) []ops.Step { return one(steps.ClusterShutdown(in.clusterID)) }}
+var shutdownType = opType{disruptive: true, plan: func(in planInput) []ops.Step { return one(steps.ClusterShutdown(in.clusterID)) }}

@@ -23,7 +23,7 @@ import (
 )
 
 // upgradeType: one synchronous POST /update with the images and restart.
-var upgradeType = opType{plan: func(in planInput) []ops.Step {
+var upgradeType = opType{disruptive: true, plan: func(in planInput) []ops.Step {
 	params := sb.UpdateParams{}
 	if u := in.params.Upgrade; u != nil {
 		params = sb.UpdateParams{ManagementImage: u.ManagementImage, SpdkImage: u.SpdkImage, Restart: u.Restart}

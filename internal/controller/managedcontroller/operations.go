@@ -83,6 +83,7 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		EvidenceGrace: s.EvidenceGrace,
 		HoldLimit:     s.HoldLimit,
 		WindowNow:     s.WindowNow,
+		Budgets:       &ops.Budgets{Kube: mgr.GetClient(), Reader: mgr.GetAPIReader()},
 	}
 	opts = append(opts, managed.WithRecorder(ops.Recorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))))
 	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[T]{
@@ -103,7 +104,10 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		// A change of a StorageCluster's lock wakes the operation next in
 		// its queue.
 		Watches(&v1alpha1.StorageCluster{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(k.WaitingOn(mgr.GetClient())), ops.PriorityActive),
-			builder.WithPredicates(ops.LockChanged())), k.GroupVersionKind.Kind, newObject)
+			builder.WithPredicates(ops.LockChanged())).
+		// A slot given back wakes the operations waiting for one.
+		Watches(&v1alpha1.DisruptionBudget{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(ops.BudgetWaiters(k.GroupVersionKind.Kind)), ops.PriorityActive)),
+		k.GroupVersionKind.Kind, newObject)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ import (
 // host: a Migrate that finds the move done changes nothing), a restart at
 // the new address, a promote, then the rebalancing that follows. No step in
 // between is a safe point: a cancelled or deleted Migrate finishes.
-var migrateType = opType{plan: func(in planInput) []ops.Step {
+var migrateType = opType{disruptive: true, plan: func(in planInput) []ops.Step {
 	p := in.params.Migrate
 	if p == nil {
 		p = &v1alpha1.NodeMigrateParameters{} // admission requires them

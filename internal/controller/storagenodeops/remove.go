@@ -24,7 +24,7 @@ import (
 )
 
 // removeType: one DELETE …/storage-nodes/{id}/ with the remove flags.
-var removeType = opType{plan: func(in planInput) []ops.Step {
+var removeType = opType{disruptive: true, plan: func(in planInput) []ops.Step {
 	return one(steps.NodeRemove(in.node, removeOptions(in.params.Remove)))
 }}
 

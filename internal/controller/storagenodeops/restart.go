@@ -29,7 +29,7 @@ import (
 // parameters. The restart's force also forces the shutdown before it: a
 // forced restart of a running node kills SPDK anyway, and without force the
 // shutdown keeps its safety gate.
-var restartType = opType{plan: func(in planInput) []ops.Step {
+var restartType = opType{disruptive: true, plan: func(in planInput) []ops.Step {
 	rp := restartParams(in.params.Restart)
 	return []ops.Step{
 		steps.NodeShutdown(in.node, steps.ShutdownOptions{Force: rp.Force, RestartFollows: true}),

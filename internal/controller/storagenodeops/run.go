@@ -70,6 +70,7 @@ func runFor(ctx context.Context, kube client.Client, src ops.Source, cr *v1alpha
 		Queue: func(ctx context.Context) ([]ops.Object, error) {
 			return ops.ClusterQueue(ctx, kube, t.cluster, t.clusterID)
 		},
+		Disruptive: opTypes[cr.Spec.ForProvider.Type].disruptive,
 	}, nil
 }
 

@@ -22,7 +22,7 @@ import (
 )
 
 // shutdownType: one POST …/shutdown, graceful unless shutdown.force.
-var shutdownType = opType{plan: func(in planInput) []ops.Step {
+var shutdownType = opType{disruptive: true, plan: func(in planInput) []ops.Step {
 	force := in.params.Shutdown != nil && in.params.Shutdown.Force
 	return one(steps.NodeShutdown(in.node, steps.ShutdownOptions{Force: force}))
 }}

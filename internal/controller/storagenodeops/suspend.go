@@ -22,4 +22,4 @@ import (
 )
 
 // suspendType: one synchronous POST …/suspend.
-var suspendType = opType{plan: func(in planInput) []ops.Step { return one(steps.NodeSuspend(in.node)) }}
+var suspendType = opType{disruptive: true, plan: func(in planInput) []ops.Step { return one(steps.NodeSuspend(in.node)) }}

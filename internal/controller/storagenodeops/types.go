@@ -34,6 +34,10 @@ import (
 type opType struct {
 	// plan returns the type's steps.
 	plan func(in planInput) []ops.Step
+	// disruptive says the type takes the cluster, or a node of it, down
+	// or out of redundancy: it takes a slot of every DisruptionBudget that
+	// selects the cluster before its first call.
+	disruptive bool
 }
 
 // planInput is what a plan is built from.
