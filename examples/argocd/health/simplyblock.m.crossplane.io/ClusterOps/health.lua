@@ -19,6 +19,15 @@
 --   Running/AwaitingConfirmation   -> Suspended    "<reason>: <message>": a call's
 --                                                  answer was lost and the operation
 --                                                  waits for confirmResend or cancel
+--   AwaitingApproval               -> Suspended    "<reason>: <message>": it shows its
+--                                                  plan and waits for approved: true
+--                                                  (or cancel)
+--   WaitingForWindow               -> Suspended    "<reason>: <message>", with its
+--                                                  progress: it waits for its
+--                                                  maintenance window to open
+--   WaitingForConcurrencySlot      -> Progressing  "<reason>: <message>": it waits for
+--                                                  another operation to finish and
+--                                                  then goes on by itself
 
 local hs = {}
 
@@ -109,8 +118,22 @@ if phase == "Running" and p ~= nil and p.total ~= nil and p.total > 0 then
   end
 end
 
+-- Waits that need a person (an approval) or a time (a maintenance window)
+-- are Suspended; a message says what they wait for even when the status
+-- has none.
+local message = at.message
+local waitsFor = {
+  AwaitingApproval = "waiting for approval: set spec.forProvider.approved to true to run its plan",
+  WaitingForWindow = "waiting for its maintenance window to open",
+}
 hs.status = "Progressing"
-hs.message = says(reason, at.message)
+if at.reason ~= nil and waitsFor[at.reason] ~= nil then
+  hs.status = "Suspended"
+  if message == nil or message == "" then
+    message = waitsFor[at.reason]
+  end
+end
+hs.message = says(reason, message)
 if failing and synced.message ~= nil and synced.message ~= "" then
   hs.message = hs.message .. " (the last reconcile failed: " .. synced.message .. ")"
 end
