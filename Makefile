@@ -74,20 +74,22 @@ xpkg: image-tarball
 	echo "xpkg: $(XPKG_FILE) ($$(du -h $(XPKG_FILE) | cut -f1), linux/$(XPKG_ARCH))"
 
 ## function-xpkg: build the package of function-storagecluster (the composition function of examples/composition)
-## offline, like xpkg: _output/xpkg/function-storagecluster-$(VERSION).xpkg
-FUNCTION_XPKG_RUNTIME := $(XPKG_DIR)/function-storagecluster-runtime-$(VERSION)-linux-$(XPKG_ARCH).tar
-FUNCTION_XPKG_FILE ?= $(XPKG_DIR)/function-storagecluster-$(VERSION).xpkg
+## offline, like xpkg: _output/xpkg/function-storagecluster-$(VERSION).xpkg. FUNCTION=function-scheduled-ops builds
+## the operation function of examples/scheduled instead (cmd/$(FUNCTION), cluster/images/$(FUNCTION)/package).
+FUNCTION ?= function-storagecluster
+FUNCTION_XPKG_RUNTIME := $(XPKG_DIR)/$(FUNCTION)-runtime-$(VERSION)-linux-$(XPKG_ARCH).tar
+FUNCTION_XPKG_FILE ?= $(XPKG_DIR)/$(FUNCTION)-$(VERSION).xpkg
 .PHONY: function-xpkg
 function-xpkg:
 	@mkdir -p $(XPKG_DIR)/linux_$(XPKG_ARCH)
 	CGO_ENABLED=0 GOOS=linux GOARCH=$(XPKG_ARCH) $(GO) build -trimpath -ldflags "$(LDFLAGS) -s -w" \
-		-o $(XPKG_DIR)/linux_$(XPKG_ARCH)/function-storagecluster ./cmd/function-storagecluster
+		-o $(XPKG_DIR)/linux_$(XPKG_ARCH)/$(FUNCTION) ./cmd/$(FUNCTION)
 	env -u GOOS -u GOARCH $(GO) run ./cluster/images/provider/imagetar \
-		--binary=$(XPKG_DIR)/linux_$(XPKG_ARCH)/function-storagecluster --arch=$(XPKG_ARCH) --version=$(VERSION) \
-		--entrypoint=/usr/local/bin/function-storagecluster \
-		--tag=function-storagecluster-runtime:$(VERSION) --out=$(FUNCTION_XPKG_RUNTIME)
+		--binary=$(XPKG_DIR)/linux_$(XPKG_ARCH)/$(FUNCTION) --arch=$(XPKG_ARCH) --version=$(VERSION) \
+		--entrypoint=/usr/local/bin/$(FUNCTION) \
+		--tag=$(FUNCTION)-runtime:$(VERSION) --out=$(FUNCTION_XPKG_RUNTIME)
 	@tools=$$(bash hack/crossplane-tools.sh) && \
-	"$$tools/crossplane" xpkg build --package-root=cluster/images/function-storagecluster/package \
+	"$$tools/crossplane" xpkg build --package-root=cluster/images/$(FUNCTION)/package \
 		--embed-runtime-image-tarball=$(FUNCTION_XPKG_RUNTIME) --package-file=$(FUNCTION_XPKG_FILE) && \
 	echo "function-xpkg: $(FUNCTION_XPKG_FILE) ($$(du -h $(FUNCTION_XPKG_FILE) | cut -f1), linux/$(XPKG_ARCH))"
 

@@ -17,12 +17,14 @@ limitations under the License.
 // Package e2e is the live end-to-end tier: the composite API of
 // examples/composition run by a real Crossplane. On an envtest control plane
 // (a real kube-apiserver and etcd) it runs, each as a process, the garbage
-// collector of kube-controller-manager, Crossplane core out of cluster,
-// function-patch-and-transform and function-storagecluster (serving mTLS,
-// registered through FunctionRevisions, see cluster/local/controlplane) and
-// the provider binary, against the simulator in process. It applies the
-// shipped XRDs, Compositions and Function objects unchanged and judges each
-// scenario by the simulator's journal and the API server's objects.
+// collector of kube-controller-manager, Crossplane core out of cluster (with
+// --enable-operations), function-patch-and-transform, function-storagecluster
+// and function-scheduled-ops (serving mTLS, registered through
+// FunctionRevisions, see cluster/local/controlplane) and the provider binary,
+// against the simulator in process. It applies the shipped XRDs,
+// Compositions and Function objects unchanged, runs the CronOperation of
+// examples/scheduled every minute, and judges each scenario by the
+// simulator's journal and the API server's objects.
 //
 // make test runs it (hack/envtest-binaries.sh and hack/crossplane-tools.sh
 // provide the binaries; without CROSSPLANE_TOOLS the tier skips, and fails

@@ -32,6 +32,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
@@ -41,6 +42,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	opsv1alpha1 "github.com/crossplane/crossplane/apis/v2/ops/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/apis"
 	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/cluster/local/controlplane"
@@ -121,12 +123,14 @@ func run(m *testing.M) (code int) {
 		fmt.Fprintf(os.Stderr, "e2e: logs kept in %s\n", world.workDir)
 	}()
 
-	// Build the provider and the function while the control plane starts.
+	// Build the provider and the functions while the control plane starts.
 	world.providerBin = filepath.Join(world.workDir, "provider")
 	functionBin := filepath.Join(world.workDir, "function-storagecluster")
+	scheduledOpsBin := filepath.Join(world.workDir, "function-scheduled-ops")
 	built := make(chan error, 1)
 	go func() {
-		built <- goBuild(map[string]string{world.providerBin: "./cmd/provider", functionBin: "./cmd/function-storagecluster"})
+		built <- goBuild(map[string]string{world.providerBin: "./cmd/provider", functionBin: "./cmd/function-storagecluster",
+			scheduledOpsBin: "./cmd/function-scheduled-ops"})
 	}()
 	defer func() {
 		if built != nil {
@@ -157,7 +161,7 @@ func run(m *testing.M) (code int) {
 		return fail("%v", err)
 	}
 	scheme := kruntime.NewScheme()
-	for _, add := range []func(*kruntime.Scheme) error{clientgoscheme.AddToScheme, apis.AddToScheme, extv1.AddToScheme} {
+	for _, add := range []func(*kruntime.Scheme) error{clientgoscheme.AddToScheme, apis.AddToScheme, extv1.AddToScheme, opsv1alpha1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			return fail("%v", err)
 		}
@@ -196,13 +200,22 @@ func run(m *testing.M) (code int) {
 	}
 	built = nil
 	ctx := context.Background()
-	functions, err := readObjects(filepath.Join(world.root, "examples", "composition", "functions.yaml"))
-	if err != nil {
-		return fail("%v", err)
+	// The Function objects as shipped: the composite API's and the
+	// scheduled operations' (examples/scheduled).
+	functionFiles := []string{filepath.Join(world.root, "examples", "composition", "functions.yaml"),
+		filepath.Join(world.root, "examples", "scheduled", "function.yaml")}
+	var functions []*unstructured.Unstructured
+	for _, f := range functionFiles {
+		objs, err := readObjects(f)
+		if err != nil {
+			return fail("%v", err)
+		}
+		functions = append(functions, objs...)
 	}
 	world.xp, err = controlplane.StartCrossplane(ctx, world.cfg, controlplane.CrossplaneOptions{
-		Tools: tools, FunctionStorageCluster: functionBin, Kubeconfig: world.kubeconfig, WorkDir: world.workDir,
-		CoreArgs: []string{"--debug"}, Registries: controlplane.PackageRegistries(functions),
+		Tools: tools, FunctionStorageCluster: functionBin, FunctionScheduledOps: scheduledOpsBin,
+		Kubeconfig: world.kubeconfig, WorkDir: world.workDir,
+		CoreArgs: []string{"--debug", "--enable-operations"}, Registries: controlplane.PackageRegistries(functions),
 	})
 	if err != nil {
 		return fail("cannot start Crossplane: %v", err)
@@ -213,6 +226,9 @@ func run(m *testing.M) (code int) {
 	}
 	defer stopProvider()
 
+	if err := createFile(ctx, functionFiles[1], "", nil); err != nil {
+		return fail("%v", err)
+	}
 	// The composite API exactly as shipped.
 	for _, f := range []string{"functions.yaml", "xrd.yaml", "xrd-legacy.yaml", "composition.yaml", "composition-legacy.yaml"} {
 		if err := createFile(ctx, filepath.Join(world.root, "examples", "composition", f), "", nil); err != nil {

@@ -39,11 +39,20 @@ import (
 	pkgv1 "github.com/crossplane/crossplane/apis/v2/pkg/v1"
 )
 
-// The composition functions the Compositions of examples/composition use.
+// The composition functions the Compositions of examples/composition use,
+// and the operation function of examples/scheduled.
 const (
 	FunctionPatchAndTransform = "function-patch-and-transform"
 	FunctionStorageCluster    = "function-storagecluster"
+	FunctionScheduledOps      = "function-scheduled-ops"
 )
+
+// functionCapabilities are the capabilities a function's package declares,
+// where they are not composition (the default of a package that declares
+// none).
+var functionCapabilities = map[string][]string{
+	FunctionScheduledOps: {"operation"},
+}
 
 const (
 	// systemNamespace is the namespace Crossplane core works in.
@@ -61,6 +70,10 @@ type CrossplaneOptions struct {
 	Tools string
 	// FunctionStorageCluster is the binary of cmd/function-storagecluster.
 	FunctionStorageCluster string
+	// FunctionScheduledOps is the binary of cmd/function-scheduled-ops;
+	// when empty it is not started. Core runs it only with
+	// --enable-operations in CoreArgs.
+	FunctionScheduledOps string
 	// Kubeconfig is the kubeconfig file core uses.
 	Kubeconfig string
 	// WorkDir holds the certificates, core's package cache and the logs
@@ -93,7 +106,7 @@ type Crossplane struct {
 	Functions map[string]*Process
 }
 
-// StartCrossplane installs Crossplane's CRDs and namespace, starts the two
+// StartCrossplane installs Crossplane's CRDs and namespace, starts the
 // functions serving mTLS on free ports and registers them (see
 // RegisterFunction), then starts core.
 func StartCrossplane(ctx context.Context, cfg *rest.Config, opts CrossplaneOptions) (*Crossplane, error) {
@@ -127,10 +140,14 @@ func StartCrossplane(ctx context.Context, cfg *rest.Config, opts CrossplaneOptio
 	if c.clientCerts, c.serverCerts, err = writeMTLSCertificates(filepath.Join(opts.WorkDir, "certs")); err != nil {
 		return nil, fmt.Errorf("cannot write mTLS certificates: %w", err)
 	}
-	for name, binary := range map[string]string{
+	functions := map[string]string{
 		FunctionPatchAndTransform: filepath.Join(opts.Tools, "function-patch-and-transform"),
 		FunctionStorageCluster:    opts.FunctionStorageCluster,
-	} {
+	}
+	if opts.FunctionScheduledOps != "" {
+		functions[FunctionScheduledOps] = opts.FunctionScheduledOps
+	}
+	for name, binary := range functions {
 		if err := c.startFunction(ctx, name, binary); err != nil {
 			c.Stop()
 			return nil, err
@@ -191,7 +208,7 @@ func (c *Crossplane) startFunction(ctx context.Context, name, binary string) err
 		return err
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(port)
-	// Both functions read their certificates' folder from this variable
+	// Every function reads its certificates' folder from this variable
 	// (their flags for it are named differently).
 	p, err := StartProcess(name, c.opts.WorkDir, binary, []string{"--address=" + addr},
 		[]string{"TLS_SERVER_CERTS_DIR=" + c.serverCerts})
@@ -202,15 +219,17 @@ func (c *Crossplane) startFunction(ctx context.Context, name, binary string) err
 	if err := waitListening(p, addr, startTimeout); err != nil {
 		return err
 	}
-	return RegisterFunction(ctx, c.kube, name, addr)
+	return RegisterFunction(ctx, c.kube, name, addr, functionCapabilities[name]...)
 }
 
 // RegisterFunction stands in for the package manager: it creates (or
 // updates) an active FunctionRevision of the named Function whose status
-// carries endpoint, the address core calls. The revision is paused, so the
-// package manager leaves it alone; the Function object itself is the user's
-// (examples/composition/functions.yaml).
-func RegisterFunction(ctx context.Context, kube client.Client, name, endpoint string) error {
+// carries endpoint, the address core calls, and the capabilities of the
+// function's package (composition when none are given). The revision is
+// paused, so the package manager leaves it alone; the Function object itself
+// is the user's (examples/composition/functions.yaml,
+// examples/scheduled/function.yaml).
+func RegisterFunction(ctx context.Context, kube client.Client, name, endpoint string, capabilities ...string) error {
 	rev := &pkgv1.FunctionRevision{ObjectMeta: metav1.ObjectMeta{Name: name + revisionSuffix}}
 	err := kube.Get(ctx, client.ObjectKeyFromObject(rev), rev)
 	switch {
@@ -234,7 +253,10 @@ func RegisterFunction(ctx context.Context, kube client.Client, name, endpoint st
 		return fmt.Errorf("cannot get FunctionRevision %s: %w", rev.GetName(), err)
 	}
 	rev.Status.Endpoint = endpoint
-	rev.Status.Capabilities = []string{"composition"}
+	if len(capabilities) == 0 {
+		capabilities = []string{"composition"}
+	}
+	rev.Status.Capabilities = capabilities
 	if err := kube.Status().Update(ctx, rev); err != nil {
 		return fmt.Errorf("cannot set the endpoint of FunctionRevision %s: %w", rev.GetName(), err)
 	}
