@@ -25,7 +25,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -71,9 +70,10 @@ func (h *harness) approve(name string) {
 	must(h.t, h.kube.Patch(h.ctx, op, patch))
 }
 
-// requireApproval makes an example operation need approval.
-func (h *harness) requireApproval(u *unstructured.Unstructured) {
-	h.setField(u, string(v1alpha1.ApprovalRequired), "spec", "forProvider", "approval")
+// fleetExample creates the ClusterOps of examples/fleet/<file> as name.
+func (h *harness) fleetExample(file, name string) {
+	h.t.Helper()
+	h.fromExample("fleet/"+file, func(u *unstructured.Unstructured) { u.SetName(name) })
 }
 
 // TestApproval: an operation with approval Required shows its plan and
@@ -85,7 +85,7 @@ func TestApproval(t *testing.T) {
 		t.Parallel()
 		h := newHarness(t, harnessOptions{})
 		_, nodes := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
-		h.operation("node-rolling-restart.yaml", "roll", h.requireApproval)
+		h.fleetExample("rolling-restart-approval.yaml", "roll")
 		h.waitEvent("roll", "AwaitingApproval")
 
 		op, err := h.getOp("roll")
@@ -135,7 +135,7 @@ func TestApproval(t *testing.T) {
 		t.Parallel()
 		h := newHarness(t, harnessOptions{})
 		id, _ := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
-		h.operation("node-rolling-restart.yaml", "roll", h.requireApproval)
+		h.fleetExample("rolling-restart-approval.yaml", "roll")
 		h.waitEvent("roll", "AwaitingApproval")
 
 		// Someone adds a node with the backend's own tools.
@@ -192,23 +192,24 @@ func (c *windowClock) set(t time.Time) {
 
 // TestMaintenanceWindow: a closed window delays an operation's start, and
 // a rolling restart starts no new node after its window closed; it goes on
-// when the window opens again. The window's clock is moved by the test.
+// when the window opens again. The window's clock is moved by the test; the
+// window is the example's, Saturdays 02:00 to 06:00 in Berlin.
 func TestMaintenanceWindow(t *testing.T) {
-	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	clk := newWindowClock(day) // midnight: the 02:00 window is closed
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	must(t, err)
+	day := time.Date(2026, 12, 5, 0, 0, 0, 0, berlin) // a Saturday
+	clk := newWindowClock(day)                        // midnight: the 02:00 window is closed
 	h := newHarness(t, harnessOptions{windowNow: clk.Now})
 	id, nodes := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
 	// Node 1's restart is held 2 s before the backend acts, so the window
 	// closes while node 1 is down.
 	h.sim.Faults().MustAdd(simulator.Fault{Kind: simulator.FaultDelay, Method: "POST", Path: "/clusters/*/storage-nodes/*/restart", Count: 1,
 		Delay: simulator.Duration(2 * time.Second), Before: true})
-	h.operation("node-rolling-restart.yaml", "roll", func(u *unstructured.Unstructured) {
-		h.setField(u, map[string]any{"schedule": "0 2 * * *", "duration": "1h"}, "spec", "forProvider", "window")
-	})
+	h.fleetExample("rolling-restart-in-window.yaml", "roll")
 
 	msg := h.waitEventWith("roll", "WaitingForWindow", "waits for its maintenance window")
-	if !strings.Contains(msg, "opens at 2026-12-01 02:00 UTC") {
-		t.Errorf("the wait says %q, want it to name the next opening, 2026-12-01 02:00 UTC", msg)
+	if !strings.Contains(msg, "opens at 2026-12-05 02:00 CET") {
+		t.Errorf("the wait says %q, want it to name the next opening, 2026-12-05 02:00 CET", msg)
 	}
 	if n := h.sent("POST", "", 0); n != 0 {
 		t.Fatalf("%d POSTs sent while the window was closed, want none", n)
@@ -221,10 +222,10 @@ func TestMaintenanceWindow(t *testing.T) {
 	h.eventually("node 1's shutdown", func() (bool, string) {
 		return h.sent("POST", nodes[0]+"/shutdown", 0) == 1, "not yet"
 	})
-	clk.set(day.Add(3*time.Hour + time.Minute)) // and closes while node 1 is down
+	clk.set(day.Add(6*time.Hour + time.Minute)) // and closes while node 1 is down
 
 	msg = h.waitEventWith("roll", "WaitingForWindow", "closed")
-	if want := fmt.Sprintf("it starts node 2/3 %s: shutdown when the window opens again at 2026-12-02 02:00 UTC", nodes[1]); !strings.Contains(msg, want) {
+	if want := fmt.Sprintf("it starts node 2/3 %s: shutdown when the window opens again at 2026-12-12 02:00 CET", nodes[1]); !strings.Contains(msg, want) {
 		t.Errorf("the wait says %q, want %q", msg, want)
 	}
 	if r, s := h.sent("POST", nodes[0]+"/restart", 0), h.sent("POST", nodes[1]+"/shutdown", 0); r != 1 || s != 0 {
@@ -235,7 +236,7 @@ func TestMaintenanceWindow(t *testing.T) {
 	}
 
 	reopened := time.Now()
-	clk.set(day.Add(26 * time.Hour)) // the next day's window
+	clk.set(day.AddDate(0, 0, 7).Add(2 * time.Hour)) // the next Saturday's window
 	h.waitOp("roll", v1alpha1.OperationSucceeded)
 	for _, e := range h.sim.Journal() {
 		if e.Method == "POST" && strings.HasSuffix(e.Path, nodes[1]+"/shutdown") && e.Time.Before(reopened) {
@@ -255,9 +256,12 @@ func TestDisruptionBudget(t *testing.T) {
 	// The API server is shared with tests running in parallel: the budget
 	// selects only this test's clusters.
 	sel := map[string]string{"fleet-test": h.ns}
-	db := &v1alpha1.DisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: h.ns},
-		Spec: v1alpha1.DisruptionBudgetSpec{ClusterSelector: metav1.LabelSelector{MatchLabels: sel}, MaxDisrupted: 1}}
-	h.create(db)
+	db := h.fromExample("fleet/disruption-budget.yaml", func(u *unstructured.Unstructured) {
+		u.SetName(h.ns)
+		u.SetNamespace("")
+		unstructured.RemoveNestedField(u.Object, "spec", "providerConfigRef")
+		must(t, unstructured.SetNestedStringMap(u.Object, sel, "spec", "clusterSelector", "matchLabels"))
+	})
 	t.Cleanup(func() { _ = h.kube.Delete(context.Background(), db) })
 
 	ids := map[string]string{}
@@ -310,7 +314,7 @@ func TestDisruptionBudget(t *testing.T) {
 		}
 	}
 	got := &v1alpha1.DisruptionBudget{}
-	must(t, h.kube.Get(h.ctx, client.ObjectKeyFromObject(db), got))
+	must(t, h.kube.Get(h.ctx, client.ObjectKey{Name: h.ns}, got))
 	if len(got.Status.Disrupting) != 0 || len(got.Status.Waiting) != 0 {
 		t.Errorf("the budget still lists %+v and %+v, want every slot given back", got.Status.Disrupting, got.Status.Waiting)
 	}
