@@ -139,6 +139,9 @@ func objectName(t *testing.T) string {
 	return name
 }
 
+// clusterScoped are the provider's kinds without a namespace.
+var clusterScoped = map[string]bool{"ClusterProviderConfig": true, "DisruptionBudget": true}
+
 // fromYAML decodes a manifest and names it after the running test. Namespaced
 // kinds are placed in the test namespace.
 func fromYAML(t *testing.T, manifest string) *unstructured.Unstructured {
@@ -148,7 +151,7 @@ func fromYAML(t *testing.T, manifest string) *unstructured.Unstructured {
 		t.Fatalf("cannot decode manifest: %v\n%s", err, manifest)
 	}
 	u.SetName(objectName(t))
-	if u.GetKind() != "ClusterProviderConfig" {
+	if !clusterScoped[u.GetKind()] {
 		u.SetNamespace(testNamespace)
 	}
 	return u
