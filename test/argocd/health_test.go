@@ -219,11 +219,8 @@ func TestHealth(t *testing.T) {
 
 		"ClusterOpsAwaitingApproval": {
 			reason: "An operation with approval Required that shows its plan waits for a person: Suspended, with the engine's message.",
-			args: args{fixture: "clusterops-pending-queued.yaml", mutate: func(t *testing.T, u *unstructured.Unstructured) {
-				awaitApproval(t, u, "awaiting approval: holds the lock on StorageCluster demo and shows its plan 5d0c1f2a9b3e (1 step: rebalance: ready) in status.atProvider.plan; set spec.forProvider.approved to true to run it, or cancel to drop it")
-			}},
-			want: health{Status: "Suspended",
-				Message: "AwaitingApproval: awaiting approval: holds the lock on StorageCluster demo and shows its plan 5d0c1f2a9b3e (1 step: rebalance: ready) in status.atProvider.plan; set spec.forProvider.approved to true to run it, or cancel to drop it"},
+			args:   args{fixture: "clusterops-pending-awaiting-approval.yaml"},
+			want:   health{Status: "Suspended", Message: "AwaitingApproval: awaiting approval: holds the lock on StorageCluster demo and shows its plan 67bdde2f4561 (9 steps, 6 calls, 3 targets) in status.atProvider.plan; set spec.forProvider.approved to true to run it, or cancel to drop it"},
 		},
 		"ClusterOpsAwaitingApprovalWithoutMessage": {
 			reason: "Without a message, the health check says itself that the operation waits for approval.",
@@ -252,21 +249,17 @@ func TestHealth(t *testing.T) {
 		},
 		"ClusterOpsPendingWaitingForWindow": {
 			reason: "An operation whose maintenance window is closed waits for a time: Suspended, with the engine's message.",
-			args: args{fixture: "clusterops-pending-waiting-for-precondition.yaml", mutate: func(t *testing.T, u *unstructured.Unstructured) {
-				setOpStatus(t, u, "Pending", "WaitingForWindow",
-					"expand: waits for its maintenance window \"0 2 * * 6\" for 2h0m0s (UTC), which opens at 2026-12-05T02:00:00Z; it holds the lock on StorageCluster demo")
-			}},
-			want: health{Status: "Suspended",
-				Message: "WaitingForWindow: expand: waits for its maintenance window \"0 2 * * 6\" for 2h0m0s (UTC), which opens at 2026-12-05T02:00:00Z; it holds the lock on StorageCluster demo"},
+			args:   args{fixture: "clusterops-pending-waiting-for-window.yaml"},
+			want:   health{Status: "Suspended", Message: "WaitingForWindow: waits for its maintenance window \"0 2 * * 6\" for 4h0m0s (Europe/Berlin), which opens at 2026-12-05 02:00 CET; it takes its turn on StorageCluster demo then"},
 		},
 		"ClusterOpsRunningWaitingForWindow": {
 			reason: "A NodeRollingRestart whose window closed between two nodes is Suspended and still counts the nodes done.",
 			args: args{fixture: "clusterops-running-node-rolling-restart.yaml", mutate: func(t *testing.T, u *unstructured.Unstructured) {
 				setOpStatus(t, u, "Running", "WaitingForWindow",
-					"its maintenance window \"0 2 * * 6\" for 2h0m0s (UTC) closed: it starts node 2/3 when the window opens again at 2026-12-05T02:00:00Z")
+					"its maintenance window \"0 2 * * 6\" for 4h0m0s (Europe/Berlin) closed: it starts node 2/3 b1f7: shutdown when the window opens again at 2026-12-12 02:00 CET (1 of 3 nodes done; it holds the lock on StorageCluster demo)")
 			}},
 			want: health{Status: "Suspended",
-				Message: "WaitingForWindow (1 of 3 nodes done): its maintenance window \"0 2 * * 6\" for 2h0m0s (UTC) closed: it starts node 2/3 when the window opens again at 2026-12-05T02:00:00Z"},
+				Message: "WaitingForWindow (1 of 3 nodes done): its maintenance window \"0 2 * * 6\" for 4h0m0s (Europe/Berlin) closed: it starts node 2/3 b1f7: shutdown when the window opens again at 2026-12-12 02:00 CET (1 of 3 nodes done; it holds the lock on StorageCluster demo)"},
 		},
 		"ClusterOpsWaitingForWindowWithoutMessage": {
 			reason: "Without a message, the health check says itself what the operation waits for.",
@@ -276,11 +269,9 @@ func TestHealth(t *testing.T) {
 			want: health{Status: "Suspended", Message: "WaitingForWindow: waiting for its maintenance window to open"},
 		},
 		"ClusterOpsWaitingForConcurrencySlot": {
-			reason: "An operation waiting for a concurrency slot goes on by itself once one is free: Progressing.",
-			args: args{fixture: "clusterops-pending-queued.yaml", mutate: func(t *testing.T, u *unstructured.Unstructured) {
-				setOpStatus(t, u, "Pending", "WaitingForConcurrencySlot", "waiting for a free slot: 2 of 2 operations of this kind run")
-			}},
-			want: health{Status: "Progressing", Message: "WaitingForConcurrencySlot: waiting for a free slot: 2 of 2 operations of this kind run"},
+			reason: "An operation waiting for a slot of a DisruptionBudget goes on by itself once one is free: Progressing, with its queue position.",
+			args:   args{fixture: "clusterops-pending-waiting-for-concurrency-slot.yaml"},
+			want:   health{Status: "Progressing", Message: "WaitingForConcurrencySlot: waits for a slot of DisruptionBudget testargocdfixtures-clusteropsapprovalwindowandbudg-41307 (at most 1 of the clusters it selects may run a disruptive operation at once; disrupting now: ClusterOps testargocdfixtures-clusteropsapprovalwindowandbudg-41307/a-restart (Restart) on testargocdfixtures-clusteropsapprovalwindowandbudg-41307/a); queue position 1; it holds the lock on StorageCluster b"},
 		},
 
 		// StorageNodeOps: the same rules.

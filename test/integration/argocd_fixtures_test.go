@@ -26,6 +26,7 @@ package integration
 //	  go test ./test/integration -run TestArgoCDFixtures -count=1
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -257,6 +258,60 @@ func TestArgoCDFixtures(t *testing.T) {
 		h.await("clusterops-failed-backend-rejected", refused, "demo-shutdown to be refused", func() (bool, string) {
 			ok, desc := opIs(refused.Status.AtProvider.OperationStatus, v1alpha1.OperationFailed, "BackendRejected")
 			return ok && strings.Contains(refused.Status.AtProvider.Message, "being modified by another request"), desc
+		})
+	})
+
+	t.Run("ClusterOpsApprovalWindowAndBudget", func(t *testing.T) {
+		t.Parallel()
+		// Windows are read on a clock fixed on a Friday: the examples'
+		// Saturday window is closed.
+		berlin, err := time.LoadLocation("Europe/Berlin")
+		must(t, err)
+		h := newHarness(t, harnessOptions{windowNow: newWindowClock(time.Date(2026, 12, 4, 12, 0, 0, 0, berlin)).Now})
+		sel := map[string]string{"fixtures": h.ns}
+		budget := h.fromExample("fleet/disruption-budget.yaml", func(u *unstructured.Unstructured) {
+			u.SetName(h.ns)
+			u.SetNamespace("")
+			unstructured.RemoveNestedField(u.Object, "spec", "providerConfigRef")
+			must(t, unstructured.SetNestedStringMap(u.Object, sel, "spec", "clusterSelector", "matchLabels"))
+		})
+		t.Cleanup(func() { _ = h.kube.Delete(context.Background(), budget) })
+		for _, name := range []string{"demo", "a", "b"} {
+			h.importCluster(name, simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
+		}
+
+		h.fleetExample("rolling-restart-approval.yaml", "demo-rolling-restart-approval")
+		approval := h.clusterOpsObj("demo-rolling-restart-approval")
+		h.await("clusterops-pending-awaiting-approval", approval, "the rolling restart to show its plan", func() (bool, string) {
+			return opIs(approval.Status.AtProvider.OperationStatus, v1alpha1.OperationPending, "AwaitingApproval")
+		})
+
+		h.fleetExample("rolling-restart-in-window.yaml", "demo-rolling-restart-in-window")
+		windowed := h.clusterOpsObj("demo-rolling-restart-in-window")
+		h.await("clusterops-pending-waiting-for-window", windowed, "the rolling restart to wait for its window", func() (bool, string) {
+			return opIs(windowed.Status.AtProvider.OperationStatus, v1alpha1.OperationPending, "WaitingForWindow")
+		})
+
+		// Cluster a's restart holds the budget's one slot: its start is
+		// held by the backend for an hour.
+		h.sim.Faults().MustAdd(simulator.Fault{Kind: simulator.FaultDelay, Method: "POST", Path: "/clusters/*/start", Count: 1,
+			Delay: simulator.Duration(time.Hour), Before: true})
+		for _, name := range []string{"a", "b"} {
+			c := h.clusterObj(name)
+			h.edit(c, func() { c.SetLabels(sel) })
+		}
+		h.operation("restart.yaml", "a-restart", onCluster(h, "a"))
+		h.eventually("a-restart to take the budget's slot", func() (bool, string) {
+			got := &v1alpha1.DisruptionBudget{}
+			if err := h.kube.Get(h.ctx, client.ObjectKey{Name: h.ns}, got); err != nil {
+				return false, err.Error()
+			}
+			return len(got.Status.Disrupting) == 1 && got.Status.Disrupting[0].Name == "a-restart", fmt.Sprintf("%+v", got.Status)
+		})
+		h.operation("restart.yaml", "b-restart", onCluster(h, "b"))
+		waiting := h.clusterOpsObj("b-restart")
+		h.await("clusterops-pending-waiting-for-concurrency-slot", waiting, "b-restart to wait for a slot", func() (bool, string) {
+			return opIs(waiting.Status.AtProvider.OperationStatus, v1alpha1.OperationPending, "WaitingForConcurrencySlot")
 		})
 	})
 
