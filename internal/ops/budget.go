@@ -251,7 +251,9 @@ func (e *Engine) takeSlots(ctx context.Context, r Run, t Target, now time.Time) 
 	}
 	st.Disruption = &v1alpha1.DisruptionSlot{Budgets: names}
 	if wait == nil {
+		// The step starts now: its own timeout counts from here.
 		st.Disruption.AcquiredAt = &metav1.Time{Time: now}
+		st.StepStartedAt = st.Disruption.AcquiredAt.DeepCopy()
 		st.QueuePosition = nil
 		e.record(o, event.Normal(ReasonDisrupting, fmt.Sprintf("took a slot of DisruptionBudget %s for %s", strings.Join(names, ", "), r.TargetDescription)))
 		return false, nil

@@ -76,7 +76,7 @@ func TestEngineDisruptionBudget(t *testing.T) {
 	taken := func(d time.Duration) func(st *v1alpha1.OperationStatus) {
 		return func(st *v1alpha1.OperationStatus) {
 			st.Disruption = &v1alpha1.DisruptionSlot{Budgets: []string{"prod"}, AcquiredAt: at(d)}
-			st.Progress = prog(0, 1, "activate")
+			st.StepStartedAt, st.Progress = at(d), prog(0, 1, "activate")
 		}
 	}
 	waitingFor := func(names ...string) opModifier {

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/window"
@@ -76,6 +77,11 @@ func (e *Engine) holdForWindow(ctx context.Context, r Run, step Step, expired bo
 		return false, nil
 	}
 	closed, w, next, err := e.windowClosed(ctx, r)
+	if !closed && st.Reason == ReasonWaitingForWindow {
+		// The window opened again: the step starts now, and its own
+		// timeout counts from now.
+		st.StepStartedAt = &metav1.Time{Time: e.now()}
+	}
 	if !closed || err != nil || w == nil {
 		return closed, err
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 )
@@ -93,6 +94,17 @@ func TestEngineWindow(t *testing.T) {
 				status: finishedAs(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second),
 				history: []v1alpha1.OperationRecord{{Name: "op1", UID: "uid-1", Type: string(v1alpha1.ClusterActivate), Phase: v1alpha1.OperationFailed,
 					Reason: ReasonDeadlineExceeded, StartedAt: at(0), CompletedAt: at(time.Hour + time.Second), SpecHash: testHash}}},
+		},
+		"ReopenedStepStartsNow": {
+			reason: "When the window opens again the held step starts: its own timeout counts from now, not from when it first waited.",
+			args: observeArgs{cluster: storageCluster(lockedBy(lockOf(operation(), v1alpha1.OperationRunning))), now: 7 * 24 * time.Hour,
+				op: operation(second, windowAt("0 12 * * *"), withPolicy(func(p *v1alpha1.OperationPolicy) { p.TimeoutSeconds = ptr.To[int64](30 * 24 * 3600) }),
+					withOpStatus(func(st *v1alpha1.OperationStatus) { st.Reason = ReasonWaitingForWindow })),
+				steps: []Step{first, testStep(func(s *Step) { s.SafePoint, s.Timeout = true, 10*time.Minute })}},
+			want: observeWant{trigger: true, lock: lockOf(operation(), v1alpha1.OperationRunning), persisted: true,
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Reason, st.StepStartedAt, st.Progress = ReasonInProgress, at(7*24*time.Hour), prog(1, 2, "activate")
+				}},
 		},
 		"InvalidWindow": {
 			reason: "A window that cannot be read fails the operation before it queues, with the parser's message.",
