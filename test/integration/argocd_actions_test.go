@@ -104,22 +104,6 @@ func (h *harness) runArgoCDAction(kind, name, action string, params map[string]s
 	return res, patch
 }
 
-// waitAwaitingApproval waits for the event AwaitingApproval of the
-// ClusterOps name, then checks that it still awaits approval (the reason
-// stays until it is approved or cancelled) and shows its plan.
-func (h *harness) waitAwaitingApproval(name string) *v1alpha1.ClusterOps {
-	h.t.Helper()
-	h.waitEvent(name, "AwaitingApproval")
-	op, err := h.getOp(name)
-	must(h.t, err)
-	st := op.Status.AtProvider
-	if st.Phase != v1alpha1.OperationPending || st.Reason != "AwaitingApproval" || st.Plan == nil {
-		h.t.Fatalf("ClusterOps %s after its event AwaitingApproval: phase=%s reason=%s plan=%v message=%q, want Pending/AwaitingApproval with a plan",
-			name, st.Phase, st.Reason, st.Plan, st.Message)
-	}
-	return op
-}
-
 func TestArgoCDActions(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	id, _ := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})

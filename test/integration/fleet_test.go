@@ -70,6 +70,29 @@ func (h *harness) approve(name string) {
 	must(h.t, h.kube.Patch(h.ctx, op, patch))
 }
 
+// waitAwaitingApproval waits for the event AwaitingApproval of the
+// ClusterOps name, then for the status that goes with it (the event is
+// recorded before the status is written; the reason stays until the
+// operation is approved or cancelled, so it is no transient to miss), and
+// returns the operation showing its plan.
+func (h *harness) waitAwaitingApproval(name string) *v1alpha1.ClusterOps {
+	h.t.Helper()
+	h.waitEvent(name, "AwaitingApproval")
+	var op *v1alpha1.ClusterOps
+	h.eventually(fmt.Sprintf("ClusterOps %s to show its plan", name), func() (bool, string) {
+		var err error
+		if op, err = h.getOp(name); err != nil {
+			return false, err.Error()
+		}
+		st := op.Status.AtProvider
+		if st.Phase == v1alpha1.OperationSucceeded || st.Phase == v1alpha1.OperationFailed {
+			h.t.Fatalf("ClusterOps %s ended %s/%s while awaiting approval: %q", name, st.Phase, st.Reason, st.Message)
+		}
+		return st.Reason == "AwaitingApproval" && st.Plan != nil, fmt.Sprintf("%s/%s plan=%v", st.Phase, st.Reason, st.Plan != nil)
+	})
+	return op
+}
+
 // fleetExample creates the ClusterOps of examples/fleet/<file> as name.
 func (h *harness) fleetExample(file, name string) {
 	h.t.Helper()
@@ -86,14 +109,8 @@ func TestApproval(t *testing.T) {
 		h := newHarness(t, harnessOptions{})
 		_, nodes := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
 		h.fleetExample("rolling-restart-approval.yaml", "roll")
-		h.waitEvent("roll", "AwaitingApproval")
-
-		op, err := h.getOp("roll")
-		must(t, err)
+		op := h.waitAwaitingApproval("roll")
 		plan := op.Status.AtProvider.Plan
-		if plan == nil {
-			t.Fatalf("no plan in status: %+v", op.Status.AtProvider)
-		}
 		if len(plan.Targets) != 3 {
 			t.Errorf("plan targets = %v, want the 3 nodes", plan.Targets)
 		}
@@ -136,7 +153,7 @@ func TestApproval(t *testing.T) {
 		h := newHarness(t, harnessOptions{})
 		id, _ := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
 		h.fleetExample("rolling-restart-approval.yaml", "roll")
-		h.waitEvent("roll", "AwaitingApproval")
+		h.waitAwaitingApproval("roll")
 
 		// Someone adds a node with the backend's own tools.
 		api, err := simplyblock.New(simplyblock.Config{BaseURL: h.sim.URL(), Token: adminToken, CABundle: h.sim.CACertPEM()})

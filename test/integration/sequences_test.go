@@ -176,8 +176,15 @@ func TestOperationsThatFollowOneAnother(t *testing.T) {
 		op := &v1alpha1.StorageNodeOps{}
 		op.SetNamespace(h.ns)
 		op.SetName("op")
-		must(t, h.get(op))
-		if st := op.Status.AtProvider; st.Reason != "AwaitingConfirmation" || !strings.Contains(st.Message, `confirmResend to "0/1"`) {
+		// The event is recorded before the status that goes with it is
+		// written; the operation then waits in that status until the user
+		// decides, so it is no transient to miss.
+		h.eventually("the status to ask for confirmation", func() (bool, string) {
+			must(t, h.get(op))
+			st := op.Status.AtProvider
+			return st.Reason == "AwaitingConfirmation", fmt.Sprintf("%s %q", st.Reason, st.Message)
+		})
+		if st := op.Status.AtProvider; !strings.Contains(st.Message, `confirmResend to "0/1"`) {
 			t.Fatalf("status = %s %q, want AwaitingConfirmation naming the token 0/1", st.Reason, st.Message)
 		}
 		h.edit(op, func() { op.Spec.ForProvider.ConfirmResend = "0/1" })
