@@ -241,12 +241,19 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	// A record of this very operation means it finished, and a crash came
-	// between releasing the lock and writing its own status.
+	// A record of this very operation means it finished, and a crash or a
+	// failed write came before its own status was written. The lock (kept
+	// on another object than the record, for a StorageNodeOps) and its
+	// disruption slots may still be held: they are given back now.
 	if hist != nil {
 		if rec := RecordOf(hist, o.GetUID()); rec != nil {
 			st.Phase, st.Reason, st.Message, st.CompletedAt = rec.Phase, rec.Reason, rec.Message, rec.CompletedAt
-			return false, nil
+			if Holds(t, o) {
+				if err := e.Lock.Finish(ctx, r.Target, o, nil); err != nil {
+					return false, errors.Wrap(err, errFinish)
+				}
+			}
+			return false, errors.Wrap(e.releaseSlots(ctx, r), errFinish)
 		}
 	}
 	holds := Holds(t, o)

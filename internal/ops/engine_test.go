@@ -758,6 +758,15 @@ func TestEngineObserve(t *testing.T) {
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonNothingToDo, time.Minute)},
 			},
 		},
+		"RecordedWhileItsLockIsStillHeld": {
+			reason: "An operation whose record was written but whose own status and lock release were not (a failed write) takes its outcome from the record and releases the lock.",
+			args: observeArgs{cluster: storageCluster(lockedBy(lockOf(operation(), v1alpha1.OperationRunning)), withHistory(rec(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute))),
+				op: operation(sent(0)), now: 2 * time.Minute},
+			want: observeWant{noBackend: true, history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute)},
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Reason, st.CompletedAt = v1alpha1.OperationSucceeded, ReasonCompleted, at(time.Minute)
+				}},
+		},
 		"FinishedReleasesStaleLock": {
 			reason: "A finished operation that still holds its lock (a failed release) releases it without reading the backend.",
 			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute)), now: 2 * time.Minute},
