@@ -243,6 +243,9 @@ func (e *Engine) takeSlots(ctx context.Context, r Run, t Target, now time.Time) 
 		st.Disruption = nil
 		return false, nil
 	}
+	if current, err := e.isCurrent(ctx, o); err != nil || !current {
+		return true, err
+	}
 	req := slotRequest{op: v1alpha1.BudgetedOperation{Kind: e.Kind, Namespace: o.GetNamespace(), Name: o.GetName(), UID: o.GetUID(),
 		Type: o.GetOperationType(), Cluster: t.GetNamespace() + "/" + t.GetName(), Since: metav1.NewTime(now)}}
 	wait, err := e.Budgets.take(ctx, names, req)

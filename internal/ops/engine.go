@@ -327,6 +327,9 @@ func (e *Engine) queue(ctx context.Context, r Run, t Target) (bool, error) {
 	e.metrics().QueueDepth.WithLabelValues(e.Kind, r.Target.String()).Set(float64(len(waiting)))
 	pos := waiting.Position(o)
 	if pos == 1 {
+		if current, err := e.isCurrent(ctx, o); err != nil || !current {
+			return false, err
+		}
 		acquired, takenOver, err := e.Lock.Acquire(ctx, t, o)
 		if err != nil {
 			return false, errors.Wrap(err, errAcquire)
@@ -348,6 +351,22 @@ func (e *Engine) queue(ctx context.Context, r Run, t Target) (bool, error) {
 		setPhase(st, v1alpha1.OperationPending, ReasonQueued, "waiting for its turn on %s; queue position %d", r.TargetDescription, pos)
 	}
 	return false, nil
+}
+
+// isCurrent reports whether o is the operation as the API server has it
+// now. A copy from the cache can be older than the operation's own last
+// write: a stale copy of an operation that finished since must not take a
+// lock or a slot again (its guard would stop it from sending, but the lock
+// would show a finished operation as running).
+func (e *Engine) isCurrent(ctx context.Context, o Object) (bool, error) {
+	if e.Lock.Reader == nil {
+		return true, nil
+	}
+	cur := newOperation(e.Lock.Kind)
+	if err := e.Lock.Reader.Get(ctx, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}, cur); err != nil {
+		return false, client.IgnoreNotFound(err)
+	}
+	return cur.GetResourceVersion() == o.GetResourceVersion(), nil
 }
 
 func holderName(t Target) string {

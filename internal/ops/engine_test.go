@@ -1483,3 +1483,55 @@ func TestEngineDecidesOnFreshObservations(t *testing.T) {
 		})
 	}
 }
+
+// TestEngineStaleCopy: a copy of an operation older than the API server's
+// (the cache lagging behind the operation's own last write, which finished
+// it) takes neither the lock nor a disruption slot.
+func TestEngineStaleCopy(t *testing.T) {
+	cases := map[string]struct {
+		reason  string
+		cluster *v1alpha1.StorageCluster
+		op      *v1alpha1.ClusterOps
+		others  []client.Object
+	}{
+		"NoLock": {
+			reason:  "A stale copy first in line does not take the free lock.",
+			cluster: storageCluster(),
+			op:      operation(),
+		},
+		"NoSlot": {
+			reason:  "A stale copy that holds the lock in a stale cluster does not take a free slot.",
+			cluster: storageCluster(labelled("prod"), lockedBy(lockOf(operation(), v1alpha1.OperationPending))),
+			op:      operation(holding(0)),
+			others:  []client.Object{budget("prod", 1, nil, nil)},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			kube := newKube(t, nil, append([]client.Object{tc.op, tc.cluster}, tc.others...)...)
+			o := getOp(t, kube, tc.op.GetName())
+			o.SetResourceVersion("1") // older than the stored one
+			r := runOf(kube, o, (&backend{status: sb.ClusterActive}).api(), testStep())
+			r.Disruptive = true
+			trigger, err := newEngine(kube, &clock{now: t0.Add(time.Minute)}).Observe(context.Background(), r)
+			if err != nil {
+				t.Fatalf("\n%s\nObserve(...): %v", tc.reason, err)
+			}
+			if trigger {
+				t.Errorf("\n%s\nObserve(...) asked for a call", tc.reason)
+			}
+			if c := getCluster(t, kube); tc.cluster.Status.AtProvider.ActiveOperation == nil && c.Status.AtProvider.ActiveOperation != nil {
+				t.Errorf("\n%s\nthe lock was taken: %+v", tc.reason, c.Status.AtProvider.ActiveOperation)
+			}
+			l := &v1alpha1.DisruptionBudgetList{}
+			if err := kube.List(context.Background(), l); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range l.Items {
+				if len(d.Status.Disrupting)+len(d.Status.Waiting) != 0 {
+					t.Errorf("\n%s\nDisruptionBudget %s lists %+v", tc.reason, d.Name, d.Status)
+				}
+			}
+		})
+	}
+}
