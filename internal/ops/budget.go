@@ -143,34 +143,33 @@ func (b *Budgets) take(ctx context.Context, names []string, req slotRequest) (*s
 // prune drops holders that finished or are gone (confirmed with the API
 // server) and waiters the cache no longer shows running.
 func (b *Budgets) prune(ctx context.Context, d *v1alpha1.DisruptionBudget) (bool, error) {
-	changed := false
-	keep := d.Status.Disrupting[:0:0]
-	for _, h := range d.Status.Disrupting {
-		gone, err := holderGone(ctx, b.Reader, h.Namespace, &v1alpha1.OperationReference{Name: h.Name, UID: h.UID, Kind: h.Kind}, h.Kind)
-		if err != nil {
-			return false, err
-		}
-		if gone {
-			changed = true
-			continue
-		}
-		keep = append(keep, h)
+	disrupting, err := live(ctx, b.Reader, d.Status.Disrupting)
+	if err != nil {
+		return false, err
 	}
-	d.Status.Disrupting = keep
-	waiting := d.Status.Waiting[:0:0]
-	for _, w := range d.Status.Waiting {
-		gone, err := holderGone(ctx, b.Kube, w.Namespace, &v1alpha1.OperationReference{Name: w.Name, UID: w.UID, Kind: w.Kind}, w.Kind)
-		if err != nil {
-			return false, err
-		}
-		if gone {
-			changed = true
-			continue
-		}
-		waiting = append(waiting, w)
+	waiting, err := live(ctx, b.Kube, d.Status.Waiting)
+	if err != nil {
+		return false, err
 	}
-	d.Status.Waiting = waiting
+	changed := len(disrupting) != len(d.Status.Disrupting) || len(waiting) != len(d.Status.Waiting)
+	d.Status.Disrupting, d.Status.Waiting = disrupting, waiting
 	return changed, nil
+}
+
+// live returns the entries of ops whose operation, read through r, still
+// runs.
+func live(ctx context.Context, r client.Reader, ops []v1alpha1.BudgetedOperation) ([]v1alpha1.BudgetedOperation, error) {
+	out := make([]v1alpha1.BudgetedOperation, 0, len(ops))
+	for _, o := range ops {
+		gone, err := holderGone(ctx, r, o.Namespace, &v1alpha1.OperationReference{Name: o.Name, UID: o.UID, Kind: o.Kind}, o.Kind)
+		if err != nil {
+			return nil, err
+		}
+		if !gone {
+			out = append(out, o)
+		}
+	}
+	return out, nil
 }
 
 // release gives back uid's slots of the budgets named and leaves their

@@ -26,7 +26,6 @@ package integration
 //	  go test ./test/integration -run TestArgoCDFixtures -count=1
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -269,13 +268,7 @@ func TestArgoCDFixtures(t *testing.T) {
 		must(t, err)
 		h := newHarness(t, harnessOptions{windowNow: newWindowClock(time.Date(2026, 12, 4, 12, 0, 0, 0, berlin)).Now})
 		sel := map[string]string{"fixtures": h.ns}
-		budget := h.fromExample("fleet/disruption-budget.yaml", func(u *unstructured.Unstructured) {
-			u.SetName(h.ns)
-			u.SetNamespace("")
-			unstructured.RemoveNestedField(u.Object, "spec", "providerConfigRef")
-			must(t, unstructured.SetNestedStringMap(u.Object, sel, "spec", "clusterSelector", "matchLabels"))
-		})
-		t.Cleanup(func() { _ = h.kube.Delete(context.Background(), budget) })
+		h.disruptionBudget(sel)
 		for _, name := range []string{"demo", "a", "b"} {
 			h.importCluster(name, simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
 		}

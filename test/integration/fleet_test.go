@@ -93,6 +93,22 @@ func (h *harness) waitAwaitingApproval(name string) *v1alpha1.ClusterOps {
 	return op
 }
 
+// disruptionBudget creates the DisruptionBudget of
+// examples/fleet/disruption-budget.yaml, named after the test's namespace
+// and selecting the clusters labelled sel: the API server is shared with
+// tests running in parallel, so it bounds only this test's clusters. It is
+// deleted when the test ends.
+func (h *harness) disruptionBudget(sel map[string]string) {
+	h.t.Helper()
+	db := h.fromExample("fleet/disruption-budget.yaml", func(u *unstructured.Unstructured) {
+		u.SetName(h.ns)
+		u.SetNamespace("")
+		unstructured.RemoveNestedField(u.Object, "spec", "providerConfigRef")
+		must(h.t, unstructured.SetNestedStringMap(u.Object, sel, "spec", "clusterSelector", "matchLabels"))
+	})
+	h.t.Cleanup(func() { _ = h.kube.Delete(context.Background(), db) })
+}
+
 // fleetExample creates the ClusterOps of examples/fleet/<file> as name.
 func (h *harness) fleetExample(file, name string) {
 	h.t.Helper()
@@ -273,13 +289,7 @@ func TestDisruptionBudget(t *testing.T) {
 	// The API server is shared with tests running in parallel: the budget
 	// selects only this test's clusters.
 	sel := map[string]string{"fleet-test": h.ns}
-	db := h.fromExample("fleet/disruption-budget.yaml", func(u *unstructured.Unstructured) {
-		u.SetName(h.ns)
-		u.SetNamespace("")
-		unstructured.RemoveNestedField(u.Object, "spec", "providerConfigRef")
-		must(t, unstructured.SetNestedStringMap(u.Object, sel, "spec", "clusterSelector", "matchLabels"))
-	})
-	t.Cleanup(func() { _ = h.kube.Delete(context.Background(), db) })
+	h.disruptionBudget(sel)
 
 	ids := map[string]string{}
 	for _, name := range []string{"a", "b"} {
