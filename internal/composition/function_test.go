@@ -109,7 +109,7 @@ func boolJSON(b bool) string {
 
 func activateOps(phase string) string {
 	return strings.Replace(strings.Replace(observedOps("prod-activate", phase), `"Expand"`, `"Activate"`, 1),
-		`,"expand":{"expectedNodes":4}`, "", 1)
+		`"expand":{"expectedNodes":4}`, `"activate":{"expectedNodes":3}`, 1)
 }
 
 var initialNodes = map[string]string{
@@ -161,8 +161,10 @@ func summarize(t *testing.T, rsp *fnv1.RunFunctionResponse) outcome {
 		u := unstructured.Unstructured{Object: r.GetResource().AsMap()}
 		c := gist{Kind: u.GetKind(), Name: u.GetName(), Namespace: u.GetNamespace(), Ready: r.GetReady() == fnv1.Ready_READY_TRUE}
 		c.Expand, _, _ = unstructured.NestedBool(u.Object, "spec", "forProvider", "expand")
-		if n, ok, _ := unstructured.NestedFieldNoCopy(u.Object, "spec", "forProvider", "expand", "expectedNodes"); ok {
-			c.ExpectedNodes = int64(n.(float64))
+		for _, params := range []string{"activate", "expand"} {
+			if n, ok, _ := unstructured.NestedFieldNoCopy(u.Object, "spec", "forProvider", params, "expectedNodes"); ok {
+				c.ExpectedNodes = int64(n.(float64))
+			}
 		}
 		out.Resources[name] = c
 	}
@@ -199,17 +201,17 @@ func TestRunFunction(t *testing.T) {
 		status []string
 	}{
 		"NewCluster": {
-			reason: "A new XR composes its nodes without expand, its pools and one Activate operation.",
+			reason: "A new XR composes its nodes without expand, its pools and one Activate operation that waits for all of them.",
 			xr:     xr(threeNodes),
 			want: outcome{Resources: map[string]gist{
 				"node-node-1": node("node-1", false, false), "node-node-2": node("node-2", false, false),
 				"node-node-3": node("node-3", false, false), "pool-pool01": pool,
-				"activate": ops("prod-activate", 0, false),
+				"activate": ops("prod-activate", 3, false),
 			}, Status: map[string]any{"nodes": map[string]any{"listed": float64(3), "composed": float64(3), "ready": float64(0)}}},
 			status: []string{"nodes"},
 		},
 		"NodesAddedToActivatedCluster": {
-			reason: "Nodes added after activation join with expand: true, and one Expand operation named after the change expects all five.",
+			reason: "Nodes added after activation join with expand: true, one Expand operation named after the change expects all five, and the Activate keeps the spec it was composed with.",
 			xr:     xr(fiveNodes),
 			observed: with(initialNodes, map[string]string{
 				"cluster": observedCluster("active", "[]"), "activate": activateOps("Succeeded"),
@@ -218,7 +220,7 @@ func TestRunFunction(t *testing.T) {
 				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
 				"node-node-3": node("node-3", false, true), "node-node-4": node("node-4", true, false),
 				"node-node-5": node("node-5", true, false), "pool-pool01": pool,
-				"activate": ops("prod-activate", 0, true),
+				"activate": ops("prod-activate", 3, true),
 				expandKey:  ops(expandName, 5, false),
 			}},
 		},
@@ -234,7 +236,7 @@ func TestRunFunction(t *testing.T) {
 				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
 				"node-node-3": node("node-3", false, true), "node-node-4": node("node-4", true, true),
 				"node-node-5": node("node-5", true, true), "pool-pool01": pool,
-				"activate": ops("prod-activate", 0, true),
+				"activate": ops("prod-activate", 3, true),
 				expandKey:  ops(expandName, 5, true),
 			}},
 		},
@@ -250,7 +252,7 @@ func TestRunFunction(t *testing.T) {
 			want: outcome{Resources: map[string]gist{
 				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
 				"node-node-3": node("node-3", false, true), "node-node-4": node("node-4", true, true),
-				"pool-pool01": pool, "activate": ops("prod-activate", 0, true),
+				"pool-pool01": pool, "activate": ops("prod-activate", 3, true),
 				expandKey: ops(expandName, 4, true),
 			}},
 		},
@@ -266,7 +268,7 @@ func TestRunFunction(t *testing.T) {
 				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
 				"node-node-3": node("node-3", false, true), "node-node-4": node("node-4", true, true),
 				"node-node-6": node("node-6", true, false), "pool-pool01": pool,
-				"activate": ops("prod-activate", 0, true),
+				"activate": ops("prod-activate", 3, true),
 				"expand-" + changeID([]string{"node-4", "node-6"}): ops("prod-expand-5-"+changeID([]string{"node-4", "node-6"}), 5, false),
 			}},
 		},
@@ -280,7 +282,7 @@ func TestRunFunction(t *testing.T) {
 			want: outcome{Resources: map[string]gist{
 				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
 				"node-node-3": node("node-3", false, true), "node-node-4": node("node-4", true, false),
-				"pool-pool01": pool, "activate": ops("prod-activate", 0, false),
+				"pool-pool01": pool, "activate": ops("prod-activate", 3, false),
 				"expand-" + changeID([]string{"node-4"}): ops("prod-expand-4-"+changeID([]string{"node-4"}), 4, false),
 			}},
 		},
@@ -294,7 +296,7 @@ func TestRunFunction(t *testing.T) {
 			want: outcome{Resources: map[string]gist{
 				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
 				"node-node-3": node("node-3", false, true), "pool-pool01": pool,
-				"activate": ops("prod-activate", 0, false),
+				"activate": ops("prod-activate", 3, false),
 			}, Results: []string{"NodeDeferred: nodes not composed yet: node-4 (waits for prod-activate to succeed; it is Pending)"},
 				Status: map[string]any{"nodes": map[string]any{"listed": float64(4), "composed": float64(3), "ready": float64(3),
 					"deferred": []any{"node-4 (waits for prod-activate to succeed; it is Pending)"}}}},
@@ -313,7 +315,7 @@ func TestRunFunction(t *testing.T) {
 				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
 				"node-node-3": node("node-3", false, true), "node-node-4": node("node-4", true, true),
 				"node-node-5": node("node-5", true, false), "pool-pool01": pool,
-				"activate":        ops("prod-activate", 0, true),
+				"activate":        ops("prod-activate", 3, true),
 				expandKey:         ops(expandName, 5, false),
 				"expand-0000aaaa": ops("prod-expand-4-0000aaaa", 4, false),
 			}},
@@ -329,7 +331,7 @@ func TestRunFunction(t *testing.T) {
 			want: outcome{Resources: map[string]gist{
 				"node-node-1": node("node-1", false, true), "node-node-2": node("node-2", false, true),
 				"node-node-3": node("node-3", false, true), "pool-pool01": pool,
-				"activate": ops("prod-activate", 0, true),
+				"activate": ops("prod-activate", 3, true),
 			}, Status: map[string]any{"lastOperation": map[string]any{"name": "prod-restart-1", "kind": "ClusterOps",
 				"type": "Restart", "phase": "Failed", "reason": "StartAborted", "message": "node 2 of 3"}}},
 			status: []string{"lastOperation"},
@@ -342,7 +344,7 @@ func TestRunFunction(t *testing.T) {
 				"node-node-2": {Kind: "StorageNode", Name: "prod-x7k2p-node-2", Namespace: "team-a"},
 				"node-node-3": {Kind: "StorageNode", Name: "prod-x7k2p-node-3", Namespace: "team-a"},
 				"pool-pool01": {Kind: "StoragePool", Name: "prod-x7k2p-pool-pool01", Namespace: "team-a"},
-				"activate":    {Kind: "ClusterOps", Name: "prod-x7k2p-activate", Namespace: "team-a"},
+				"activate":    {Kind: "ClusterOps", Name: "prod-x7k2p-activate", Namespace: "team-a", ExpectedNodes: 3},
 			}},
 		},
 		"LegacyXRWithoutNamespace": {

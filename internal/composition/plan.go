@@ -171,7 +171,17 @@ func (p *planner) Plan() plan {
 		}
 		operations = append(operations, op)
 	}
-	addOperation(ResourceActivate, p.clusterOps(p.name("activate"), "Activate", nil))
+	if obs, seen := p.observed[ResourceActivate]; seen {
+		// Its spec is immutable and its node count was fixed when it was
+		// composed; nodes listed later join through an Expand.
+		addOperation(ResourceActivate, observedCopy(obs))
+	} else {
+		var params map[string]any
+		if composedNodes > 0 {
+			params = map[string]any{"activate": map[string]any{"expectedNodes": int64(composedNodes)}}
+		}
+		addOperation(ResourceActivate, p.clusterOps(p.name("activate"), "Activate", params))
+	}
 
 	current := ""
 	if len(expansion) > 0 {

@@ -292,6 +292,11 @@ nodeRollingRestart:
 			manifest: clusterOps("type: Shutdown\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nexpand: {expectedNodes: 3}"),
 			wantErr:  "expand parameters are only allowed when type is Expand",
 		},
+		"ActivateParametersOnExpand": {
+			reason:   "Activate's node count on an Expand would be silently ignored.",
+			manifest: clusterOps("type: Expand\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nactivate: {expectedNodes: 3}"),
+			wantErr:  "activate parameters are only allowed when type is Activate",
+		},
 		"UpgradeParametersOnActivate": {
 			reason:   "Parameters of another type are a mistake, not something to ignore.",
 			manifest: clusterOps("type: Activate\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nupgrade: {restart: true}"),
@@ -538,6 +543,12 @@ retry: {maxAttempts: 5}
 			manifest: byRef,
 			patch:    "spec: {forProvider: {clusterIdRef: {name: other}}}",
 			wantErr:  "clusterIdRef is immutable once set",
+		},
+		"ActivateImmutable": {
+			reason:   "Activate parameters cannot change once the operation exists.",
+			manifest: clusterOps("type: Activate\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nactivate: {expectedNodes: 3}"),
+			patch:    "spec: {forProvider: {activate: {expectedNodes: 4}}}",
+			wantErr:  "activate is immutable: create a new operation instead",
 		},
 		"ExpandImmutable": {
 			reason:   "Expand parameters cannot change once the operation exists.",

@@ -38,6 +38,17 @@ const (
 	ClusterRebalance          ClusterOperationType = "Rebalance"
 )
 
+// ActivateParameters are the parameters of an Activate operation.
+type ActivateParameters struct {
+	// ExpectedNodes is the number of storage nodes (not removed) that must
+	// be online before the activation starts; the operation waits for them
+	// (nodes being added) until preconditionTimeoutSeconds. Without it, the
+	// nodes online when the operation's turn comes are activated.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	ExpectedNodes *int64 `json:"expectedNodes,omitempty"`
+}
+
 // ExpandParameters are the parameters of an Expand operation.
 type ExpandParameters struct {
 	// ExpectedNodes is the number of storage nodes (not removed) that must
@@ -103,6 +114,7 @@ type UpgradeParameters struct {
 // +kubebuilder:validation:XValidation:rule="has(self.clusterId) || has(self.clusterIdRef) || has(self.clusterIdSelector)",message="one of clusterId, clusterIdRef or clusterIdSelector is required"
 // +kubebuilder:validation:XValidation:rule="oldSelf.hasValue() || !has(self.clusterId) || (!has(self.clusterIdRef) && !has(self.clusterIdSelector))",message="set clusterId or clusterIdRef/clusterIdSelector, not both: a reference fills clusterId in",optionalOldSelf=true
 // +kubebuilder:validation:XValidation:rule="(!has(self.clusterIdRef) || !has(self.clusterIdRef.__namespace__)) && (!has(self.clusterIdSelector) || !has(self.clusterIdSelector.__namespace__))",message="clusterIdRef and clusterIdSelector resolve in the ClusterOps' own namespace: leave their namespace unset"
+// +kubebuilder:validation:XValidation:rule="!has(self.activate) || self.type == 'Activate'",message="activate parameters are only allowed when type is Activate"
 // +kubebuilder:validation:XValidation:rule="!has(self.expand) || self.type == 'Expand'",message="expand parameters are only allowed when type is Expand"
 // +kubebuilder:validation:XValidation:rule="!has(self.nodeRollingRestart) || self.type == 'NodeRollingRestart'",message="nodeRollingRestart parameters are only allowed when type is NodeRollingRestart"
 // +kubebuilder:validation:XValidation:rule="!has(self.upgrade) || self.type == 'Upgrade'",message="upgrade parameters are only allowed when type is Upgrade"
@@ -115,6 +127,7 @@ type UpgradeParameters struct {
 // +kubebuilder:validation:XValidation:rule="has(self.window) == has(oldSelf.window) && (!has(self.window) || self.window == oldSelf.window)",message="window is immutable: create a new operation instead"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.clusterId) || (has(self.clusterId) && self.clusterId == oldSelf.clusterId)",message="clusterId is immutable once set"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.clusterIdRef) || (has(self.clusterIdRef) && self.clusterIdRef.name == oldSelf.clusterIdRef.name)",message="clusterIdRef is immutable once set"
+// +kubebuilder:validation:XValidation:rule="has(self.activate) == has(oldSelf.activate) && (!has(self.activate) || self.activate == oldSelf.activate)",message="activate is immutable: create a new operation instead"
 // +kubebuilder:validation:XValidation:rule="has(self.expand) == has(oldSelf.expand) && (!has(self.expand) || self.expand == oldSelf.expand)",message="expand is immutable: create a new operation instead"
 // +kubebuilder:validation:XValidation:rule="has(self.nodeRollingRestart) == has(oldSelf.nodeRollingRestart) && (!has(self.nodeRollingRestart) || self.nodeRollingRestart == oldSelf.nodeRollingRestart)",message="nodeRollingRestart is immutable: create a new operation instead"
 // +kubebuilder:validation:XValidation:rule="has(self.upgrade) == has(oldSelf.upgrade) && (!has(self.upgrade) || self.upgrade == oldSelf.upgrade)",message="upgrade is immutable: create a new operation instead"
@@ -147,6 +160,10 @@ type ClusterOpsParameters struct {
 	// +optional
 	// +kubebuilder:validation:XValidation:rule="!has(self.matchLabels) || size(self.matchLabels) <= 64",message="clusterIdSelector.matchLabels may have at most 64 labels"
 	ClusterIDSelector *xpv2.NamespacedSelector `json:"clusterIdSelector,omitempty"`
+
+	// Activate holds the parameters of an Activate.
+	// +optional
+	Activate *ActivateParameters `json:"activate,omitempty"`
 
 	// Expand holds the parameters of an Expand.
 	// +optional

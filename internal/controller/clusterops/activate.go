@@ -21,5 +21,11 @@ import (
 	"github.com/simplyblock/provider-simplyblock/internal/ops/steps"
 )
 
-// activateType: one POST /activate.
-var activateType = opType{plan: func(in planInput) []ops.Step { return one(steps.Activate(in.clusterID)) }}
+// activateType: one POST /activate once activate.expectedNodes are online.
+var activateType = opType{plan: func(in planInput) []ops.Step {
+	var expected int64
+	if a := in.params.Activate; a != nil && a.ExpectedNodes != nil {
+		expected = *a.ExpectedNodes
+	}
+	return one(steps.Activate(in.clusterID, expected))
+}}

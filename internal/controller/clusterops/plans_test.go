@@ -61,6 +61,12 @@ func expectedNodes(n int64) crModifier {
 	}
 }
 
+func activateNodes(n int64) crModifier {
+	return func(cr *v1alpha1.ClusterOps) {
+		cr.Spec.ForProvider.Activate = &v1alpha1.ActivateParameters{ExpectedNodes: &n}
+	}
+}
+
 func rolling(p v1alpha1.NodeRollingRestartParameters) crModifier {
 	return func(cr *v1alpha1.ClusterOps) { cr.Spec.ForProvider.NodeRollingRestart = &p }
 }
@@ -147,7 +153,17 @@ func planStep(cr *v1alpha1.ClusterOps, i int, targets ...string) func(t *testing
 
 func TestActivateStep(t *testing.T) {
 	activate := planStep(clusterOps(v1alpha1.ClusterActivate), 0)
+	activateThree := planStep(clusterOps(v1alpha1.ClusterActivate, activateNodes(3)), 0)
 	runStepCases(t, map[string]stepCase{
+		"GateWaitsExpectedNodes": {
+			reason: "Nodes still being added are not visible yet: fewer online nodes than expected are waited for; removed nodes do not count.",
+			judge:  gate, step: activateThree, snap: snap(sb.ClusterUnready, nodes("n1=online", "n2=online", "n3=removed")),
+			want: outcome{Waiting: "2 of the 3 expected storage nodes are online"},
+		},
+		"GatePassesExpectedNodes": {
+			reason: "With the expected nodes online the activation may start.",
+			judge:  gate, step: activateThree, snap: snap(sb.ClusterUnready, nodes("n1=online", "n2=online", "n3=online")),
+		},
 		"SkipActive": {
 			reason: "An active cluster needs no activation.",
 			judge:  skip, step: activate, snap: snap(sb.ClusterActive, nodes("n1=online")),

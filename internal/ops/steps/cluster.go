@@ -27,9 +27,9 @@ import (
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
-// Activate activates a cluster: POST /activate, 202 (docs/steps.md,
-// "Cluster activate").
-func Activate(id string) ops.Step {
+// Activate activates a cluster once expected nodes are online: POST
+// /activate, 202 (docs/steps.md, "Cluster activate").
+func Activate(id string, expected int64) ops.Step {
 	s := ops.Step{Name: "activate", Needs: ops.Needs{Nodes: true, Events: true},
 		WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerFails,
 		CheckHint: "the cluster's status: an activation may still be running (wait until it is active or back to unready) and a second one would run concurrently",
@@ -53,6 +53,9 @@ func Activate(id string) ops.Step {
 		}
 		if bad := nodesNotIn(snap, "", sb.NodeOnline); len(bad) > 0 {
 			return "every storage node must be online; not yet: " + list(bad), ""
+		}
+		if online := int64(count(snap, sb.NodeOnline)); online < expected {
+			return fmt.Sprintf("%d of the %d expected storage nodes are online", online, expected), ""
 		}
 		return "", ""
 	}
