@@ -53,6 +53,7 @@ import (
 
 	"github.com/simplyblock/provider-simplyblock/apis"
 	simplyblockcontroller "github.com/simplyblock/provider-simplyblock/internal/controller"
+	"github.com/simplyblock/provider-simplyblock/internal/kubemetrics"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 	"github.com/simplyblock/provider-simplyblock/internal/version"
 )
@@ -103,7 +104,7 @@ func main() {
 
 	// The API client's rate limit follows the reconcile budgets: the
 	// steady-state controllers' and the operation controllers'.
-	mgr, err := ctrl.NewManager(ratelimiter.LimitRESTConfig(cfg, *maxReconcileRate+max(*opsReconcileRate, 0)), ctrl.Options{
+	mgr, err := ctrl.NewManager(ratelimiter.LimitRESTConfig(kubemetrics.Count(cfg), *maxReconcileRate+max(*opsReconcileRate, 0)), ctrl.Options{
 		// managedFields are never read here; not caching them saves about a
 		// third of the memory held for every object.
 		Cache:                      cache.Options{SyncPeriod: syncInterval, DefaultTransform: cache.TransformStripManagedFields()},
@@ -135,6 +136,7 @@ func main() {
 	stateMetrics := statemetrics.NewMRStateMetrics()
 	metrics.Registry.MustRegister(mrMetrics, stateMetrics)
 	metrics.Registry.MustRegister(ops.DefaultMetrics().Collectors()...)
+	metrics.Registry.MustRegister(kubemetrics.Requests)
 
 	opsSettings := ops.DefaultSettings
 	opsSettings.EvidenceGrace = *opsEvidenceGrace

@@ -68,8 +68,18 @@ type burstResult struct {
 	POSTViolations       []string           `json:"postViolations"`
 	OnePOSTPerAction     bool               `json:"onePostPerAction"`
 
+	// BackendGETsPerClusterSecond: per cluster, the backend GETs naming
+	// it while it had an unfinished operation, divided by that time; the
+	// shared cluster list (one per control plane) is ClusterListGETsPerSecond.
+	BackendGETsPerClusterSecond percentiles `json:"backendGetsPerClusterSecond"`
+	ClusterListGETsPerSecond    float64     `json:"clusterListGetsPerSecond"`
+
 	KubeRequests      float64            `json:"kubeRequests"`
 	KubeRequestsPerOp map[string]float64 `json:"kubeRequestsPerOp"`
+	// KubeWritesPerOp: the provider's API writes (POST, PUT, PATCH,
+	// DELETE) per operation, in total and by verb and resource.
+	KubeWritesPerOp       float64            `json:"kubeWritesPerOp"`
+	KubeWritesPerOpByKind map[string]float64 `json:"kubeWritesPerOpByKind"`
 
 	ProviderCPUSeconds float64  `json:"providerCpuSeconds"`
 	ProviderPeakRSSMiB float64  `json:"providerPeakRssMiB"`
@@ -94,7 +104,7 @@ func runBurst(t *testing.T) {
 	go s.pollRebalancing(ctx, ids, 10*time.Millisecond)
 
 	s.sim.ResetJournal()
-	k0, p0 := p.kubeRequests(t), p.stats()
+	k0, w0, p0 := p.kubeRequests(t), p.kubeWrites(t), p.stats()
 	var profiles []string
 	var profWG sync.WaitGroup
 	if sz.Pprof {
@@ -116,7 +126,7 @@ func runBurst(t *testing.T) {
 	createdIn := time.Since(t0)
 	w.waitTerminal(t, p, n*len(burstTypes), sz.BurstTimeout)
 	journal := s.sim.Journal()
-	k1, p1 := p.kubeRequests(t), p.stats()
+	k1, w1, p1 := p.kubeRequests(t), p.kubeWrites(t), p.stats()
 	stopPoll()
 	profWG.Wait()
 
@@ -127,7 +137,7 @@ func runBurst(t *testing.T) {
 		Phases: map[string]int{}, POSTViolations: []string{}, Profiles: profiles}
 	ops := float64(r.Operations)
 
-	var lags, dispatch []float64
+	var lags, dispatch, getRates []float64
 	lagBy, durBy := map[string][]float64{}, map[string][]float64{}
 	var last time.Time
 	ideal := time.Duration(0)
@@ -175,6 +185,9 @@ func runBurst(t *testing.T) {
 			prevDone = done
 		}
 		ideal = max(ideal, clusterIdeal)
+		if busy := prevDone.Sub(t0).Seconds(); busy > 0 {
+			getRates = append(getRates, float64(getsNaming(journal, c.ID, t0, prevDone))/busy)
+		}
 	}
 	// Every POST must be one of the intended ones.
 	for path, calls := range posts {
@@ -191,6 +204,10 @@ func runBurst(t *testing.T) {
 		r.MakespanRatio = round3(last.Sub(t0).Seconds() / ideal.Seconds())
 	}
 	r.LagSeconds, r.DispatchSeconds = summarize(lags), summarize(dispatch)
+	r.BackendGETsPerClusterSecond = summarize(getRates)
+	if span := last.Sub(t0).Seconds(); span > 0 {
+		r.ClusterListGETsPerSecond = round3(float64(getsNaming(journal, "", t0, last)) / span)
+	}
 	for _, typ := range burstTypes {
 		r.LagSecondsByType[typ] = summarize(lagBy[typ])
 		r.BackendSecondsByType[typ] = summarize(durBy[typ])
@@ -207,6 +224,9 @@ func runBurst(t *testing.T) {
 	kube := deltaCounts(k0, k1)
 	r.KubeRequests = sum(kube)
 	r.KubeRequestsPerOp = perUnit(kube, ops)
+	writes := deltaCounts(w0, w1)
+	r.KubeWritesPerOp = round3(sum(writes) / ops)
+	r.KubeWritesPerOpByKind = perUnit(writes, ops)
 	r.ProviderCPUSeconds = round3(p1.CPUSeconds - p0.CPUSeconds)
 	r.ProviderPeakRSSMiB = mib(p1.PeakBytes)
 	world.results.set(func(res *results) { res.Burst = r })
@@ -232,8 +252,12 @@ func runBurst(t *testing.T) {
 	tb.add("one POST per intended action", fmt.Sprintf("%v (%d actions, %d violations)", r.OnePOSTPerAction, r.IntendedActions, len(r.POSTViolations)))
 	tb.add("backend requests (total, per op)", fmt.Sprintf("%.0f", r.BackendRequests), fmt.Sprintf("%.3f", r.BackendRequests/ops))
 	tb.addCounts("backend", byEndpoint, ops, "/op")
+	tb.add("backend GETs per cluster-second while it has an operation", r.BackendGETsPerClusterSecond.String())
+	tb.add("backend cluster-list GETs per second (shared)", r.ClusterListGETsPerSecond)
 	tb.add("API requests (total, per op)", fmt.Sprintf("%.0f", r.KubeRequests), fmt.Sprintf("%.3f", r.KubeRequests/ops))
 	tb.addCounts("API", kube, ops, "/op")
+	tb.add("API writes per op", r.KubeWritesPerOp)
+	tb.addCounts("API write", writes, ops, "/op")
 	tb.add("provider CPU (s)", r.ProviderCPUSeconds)
 	tb.add("provider peak RSS (MiB)", r.ProviderPeakRSSMiB)
 	tb.print(t)
@@ -242,7 +266,7 @@ func runBurst(t *testing.T) {
 		t.Errorf("POST: %s", v)
 	}
 	checkFields(t, r, "makespanSeconds", "idealMakespanSeconds", "makespanRatio", "lagSeconds", "lagSecondsByType",
-		"backendRequestsPerOp", "kubeRequestsPerOp", "providerCpuSeconds", "providerPeakRssMiB", "onePostPerAction")
+		"backendRequestsPerOp", "backendGetsPerClusterSecond", "kubeRequestsPerOp", "kubeWritesPerOpByKind", "providerCpuSeconds", "providerPeakRssMiB", "onePostPerAction")
 	if r.LagSeconds.N != r.Operations {
 		t.Errorf("lag measured for %d of %d operations", r.LagSeconds.N, r.Operations)
 	}
@@ -261,6 +285,22 @@ func postsByPath(j []simulator.JournalEntry) map[string][]time.Time {
 		}
 	}
 	return out
+}
+
+// getsNaming counts the GETs in the journal between from and to whose path
+// names cluster id, or, for id "", the GETs of the cluster list.
+func getsNaming(j []simulator.JournalEntry, id string, from, to time.Time) int {
+	n := 0
+	for _, e := range j {
+		if e.Method != "GET" || e.Time.Before(from) || e.Time.After(to) {
+			continue
+		}
+		list := strings.TrimSuffix(e.Path, "/") == "/api/v2/clusters"
+		if (id == "" && list) || (id != "" && strings.Contains(e.Path, "/clusters/"+id)) {
+			n++
+		}
+	}
+	return n
 }
 
 func intendedPOST(path string) bool {

@@ -225,6 +225,30 @@ func (p *provider) kubeRequests(t *testing.T) map[string]float64 {
 	return m.sumBy("rest_client_requests_total", "method")
 }
 
+// kubeWrites returns the provider's API writes, by "VERB resource[/sub]".
+func (p *provider) kubeWrites(t *testing.T) map[string]float64 {
+	t.Helper()
+	m, err := p.metrics()
+	if err != nil {
+		t.Fatalf("cannot scrape the provider's metrics: %v", err)
+	}
+	out := map[string]float64{}
+	for _, s := range m {
+		if s.name != "provider_simplyblock_kube_requests_total" {
+			continue
+		}
+		switch v := s.labels["verb"]; v {
+		case "POST", "PUT", "PATCH", "DELETE":
+			kind := v + " " + s.labels["resource"]
+			if sub := s.labels["subresource"]; sub != "" {
+				kind += "/" + sub
+			}
+			out[kind] += s.value
+		}
+	}
+	return out
+}
+
 // profile saves a CPU profile of seconds and a heap profile of the
 // provider into the log folder when BENCH_PPROF=1; it returns the paths.
 func (p *provider) profile(t *testing.T, name string, seconds int) []string {
