@@ -167,9 +167,10 @@ func (e *Engine) log(o Object) logging.Logger {
 
 // Observe advances the operation as far as it can without sending a
 // backend call, and reports whether the current step's call should be
-// sent now (by Trigger, the managed reconciler's Create). Before it asks
-// for a call it writes any other status change itself, because the
-// reconciler discards status changes on its way to Create.
+// sent now (by Trigger, the managed reconciler's Create). Its status
+// changes are written by the reconciler, or, when a call is due, with the
+// intent (the reconciler's client keeps them on the way to Create:
+// managedcontroller.OperationClient).
 func (e *Engine) Observe(ctx context.Context, r Run) (bool, error) {
 	o := r.Object
 	st := o.GetOperationStatus()
@@ -180,11 +181,6 @@ func (e *Engine) Observe(ctx context.Context, r Run) (bool, error) {
 		return false, err
 	}
 	o.SetConditions(withTime(conditionFor(st)))
-	if trigger && !kerrors.Semantic.DeepEqual(before, st) {
-		if err := e.Kube.Status().Update(ctx, o); err != nil {
-			return false, errors.Wrap(err, errPersistBeforeCall)
-		}
-	}
 	if !kerrors.Semantic.DeepEqual(before.Phase, st.Phase) || before.Reason != st.Reason {
 		e.log(o).Debug("Operation changed phase", "phase", st.Phase, "reason", st.Reason, "message", st.Message)
 	}
@@ -211,7 +207,15 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 	}
 	if st.Phase == "" {
 		setPhase(st, v1alpha1.OperationPending, ReasonQueued, "waiting for its turn on %s", r.TargetDescription)
-		e.record(o, event.Normal(ReasonQueued, st.Message))
+		// An operation that takes the lock at first sight is not announced
+		// as queued: its Started event says it all, and each event is an
+		// API write.
+		queued := st.Message
+		defer func() {
+			if st.StartedAt == nil && !isTerminal(st.Phase) {
+				e.record(o, event.Normal(ReasonQueued, queued))
+			}
+		}()
 	}
 
 	var t Target

@@ -118,7 +118,7 @@ func TestEngineObserve(t *testing.T) {
 			args: observeArgs{cluster: storageCluster(), now: 10 * time.Second, op: operation(withOpStatus(func(st *v1alpha1.OperationStatus) {
 				st.Phase, st.Reason, st.SpecHash, st.QueuePosition = v1alpha1.OperationPending, ReasonQueued, testHash, ptr.To[int64](2)
 			}))},
-			want: observeWant{trigger: true, status: acquired(10 * time.Second), message: "activate: preconditions hold; sending " + testPath, lock: op1Lock, persisted: true},
+			want: observeWant{trigger: true, status: acquired(10 * time.Second), message: "activate: preconditions hold; sending " + testPath, lock: op1Lock},
 		},
 		"AcquiresAndWaitsAtTheGate": {
 			reason: "An operation that takes the lock while its first step's gate is closed keeps the lock and waits, Pending.",
@@ -132,12 +132,12 @@ func TestEngineObserve(t *testing.T) {
 			reason: "An operation that started and released the lock no longer counts in the queue, even before its terminal status reaches the cache.",
 			args: observeArgs{cluster: storageCluster(), now: 10 * time.Second, op: operation(),
 				others: []client.Object{operation(named("op0", "uid-0"), createdAt(-time.Minute), holding(0))}},
-			want: observeWant{trigger: true, status: acquired(10 * time.Second), lock: op1Lock, persisted: true},
+			want: observeWant{trigger: true, status: acquired(10 * time.Second), lock: op1Lock},
 		},
 		"TakesOverLockOfDeletedHolder": {
 			reason: "A lock whose holder no longer exists is taken over.",
 			args:   observeArgs{cluster: storageCluster(lockedBy(op0Lock)), op: operation(), now: 10 * time.Second},
-			want:   observeWant{trigger: true, status: acquired(10 * time.Second), lock: op1Lock, persisted: true},
+			want:   observeWant{trigger: true, status: acquired(10 * time.Second), lock: op1Lock},
 		},
 		"GateWaits": {
 			reason: "While the first step's gate waits, the operation is Pending and says what it waits for.",
@@ -209,15 +209,15 @@ func TestEngineObserve(t *testing.T) {
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonPreconditionFailed, time.Minute)},
 			},
 		},
-		"GatePassesPersistsFirst": {
-			reason: "When the gate passes and the status changed, Observe writes the status before it asks for the call: the reconciler would discard it on its way to Create.",
+		"GatePassesAsksForTheCall": {
+			reason: "When the gate passes, Observe asks for the call without writing the status: the intent write carries its changes (the operation client keeps them on the way to Create).",
 			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute},
 			want: observeWant{
 				trigger: true,
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationPending, ReasonWaitingForPrecond, prog(0, 1, "activate")
 				},
-				message: "activate: preconditions hold; sending " + testPath, lock: op1Lock, persisted: true,
+				message: "activate: preconditions hold; sending " + testPath, lock: op1Lock,
 			},
 		},
 		"GatePassesAsksForCall": {
@@ -243,7 +243,7 @@ func TestEngineObserve(t *testing.T) {
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.NextAttemptAt, st.Progress = v1alpha1.OperationRunning, ReasonInProgress, nil, prog(0, 1, "activate")
 				},
-				message: "activate: sending " + testPath, lock: op1Lock, trigger: true, persisted: true,
+				message: "activate: sending " + testPath, lock: op1Lock, trigger: true,
 			},
 		},
 		"CancelledWhileQueued": {
@@ -340,7 +340,7 @@ func TestEngineObserve(t *testing.T) {
 					st.Phase, st.Step, st.Attempts = v1alpha1.OperationRunning, 1, 1
 				}))},
 			want: observeWant{
-				trigger: true, persisted: true,
+				trigger: true,
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Reason, st.Progress = ReasonInProgress, prog(1, 2, "second")
 				},
@@ -428,7 +428,7 @@ func TestEngineObserve(t *testing.T) {
 				r.SpecHash = "hash-0"
 				return r
 			}())), op: operation(), now: time.Minute},
-			want: observeWant{trigger: true, status: acquired(time.Minute), lock: op1Lock, persisted: true,
+			want: observeWant{trigger: true, status: acquired(time.Minute), lock: op1Lock,
 				history: []v1alpha1.OperationRecord{{Name: "op1", UID: "uid-old", Type: "Activate", Phase: v1alpha1.OperationSucceeded, Reason: ReasonCompleted, SpecHash: "hash-0"}}},
 		},
 		"OwnRecordRepairsStatus": {
@@ -821,9 +821,6 @@ type observeWant struct {
 	history   []v1alpha1.OperationRecord
 	noBackend bool // the backend is not read
 	deleted   bool
-	// persisted: Observe wrote the status itself, as it must before
-	// asking for a call that follows other changes.
-	persisted bool
 	// after checks more of what Observe left behind.
 	after func(t *testing.T, kube client.Client)
 }
@@ -870,12 +867,9 @@ func (tc observeCase) run(t *testing.T) {
 	}
 	checkReady(t, tc.reason, o)
 	if !tc.want.deleted {
-		// Observe writes the status itself only before asking for a
-		// call; otherwise the reconciler does.
+		// Observe never writes the status itself: the reconciler does,
+		// or the intent write before a call.
 		wantStored := tc.args.op.Status.AtProvider.OperationStatus
-		if tc.want.persisted {
-			wantStored = got
-		}
 		stored := getOp(t, kube, o.GetName()).Status.AtProvider.OperationStatus
 		if diff := cmp.Diff(wantStored, stored, cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("\n%s\nObserve(...): stored status: -want, +got:\n%s", tc.reason, diff)
@@ -976,23 +970,26 @@ func TestEngineLifecycle(t *testing.T) {
 		}
 	}
 
-	// One pass takes the lock, finds the gate open and asks for the call,
-	// having written the status itself: the reconciler discards status
-	// changes on its way to Create.
+	// One pass takes the lock, finds the gate open and asks for the call
+	// without writing the status: the intent write carries it.
 	o, trig := observe("acquire", false)
 	expect("acquire", o, trig, true, v1alpha1.OperationPending, ReasonWaitingForPrecond)
 	if l := getCluster(t, kube).Status.AtProvider.ActiveOperation; l == nil || l.UID != "uid-1" {
 		t.Fatalf("acquire: lock %+v, want it held by uid-1", l)
 	}
-	if st := getOp(t, kube, "op1").Status.AtProvider; st.StartedAt == nil || st.Message != o.Status.AtProvider.Message {
-		t.Fatalf("acquire: stored status %+v, want the status Observe decided on (started, %q)", st.OperationStatus, o.Status.AtProvider.Message)
+	if st := getOp(t, kube, "op1").Status.AtProvider; st.StartedAt != nil {
+		t.Fatalf("acquire: stored status %+v, want it unwritten until the intent", st.OperationStatus)
 	}
+	startedAt := o.Status.AtProvider.StartedAt
 
 	if err := e.Trigger(ctx, runOf(kube, o, api, step)); err != nil {
 		t.Fatalf("Trigger(...): %v", err)
 	}
 	if diff := cmp.Diff([]string{"activate c1"}, b.sentCalls()); diff != "" {
 		t.Fatalf("Trigger(...): calls: -want, +got:\n%s", diff)
+	}
+	if st := getOp(t, kube, "op1").Status.AtProvider; st.StartedAt == nil || !st.StartedAt.Equal(startedAt) || st.Guard == nil {
+		t.Fatalf("Trigger(...): stored status %+v, want the start Observe decided on (%v) and the guard", st.OperationStatus, startedAt)
 	}
 
 	clk.Advance(time.Second)

@@ -25,6 +25,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/pkg/errors"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,10 +37,9 @@ import (
 )
 
 const (
-	errRecordIntent      = "cannot record the intent to call the backend; nothing was sent"
-	errRecordOutcome     = "cannot record the outcome of the backend call"
-	errBaseline          = "cannot observe the backend before the call; nothing was sent"
-	errPersistBeforeCall = "cannot record the status before the call; nothing was sent"
+	errRecordIntent  = "cannot record the intent to call the backend; nothing was sent"
+	errRecordOutcome = "cannot record the outcome of the backend call"
+	errBaseline      = "cannot observe the backend before the call; nothing was sent"
 )
 
 // A callResult classifies a backend call's error.
@@ -132,7 +132,9 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 	if deleted {
 		markStopping(st, steps)
 	}
-	o.SetConditions(withTime(conditionFor(st)))
+	// The reconcile got as far as the call: Synced is marked here rather
+	// than in a write of its own after Create.
+	o.SetConditions(withTime(conditionFor(st)), xpv2.ReconcileSuccess())
 	if err := e.Kube.Status().Update(ctx, o); err != nil {
 		return errors.Wrap(err, errRecordIntent)
 	}

@@ -191,6 +191,9 @@ func ReconcilerOptions[T Managed](c *Connector[T], s Settings) []managed.Reconci
 		// the reconciler need not refuse to proceed when its own
 		// create-pending annotation is left behind by a crash.
 		managed.WithDeterministicExternalName(true),
+		// For the same reason the create-succeeded annotation is not
+		// written after each call: the outcome in status records it.
+		managed.WithCriticalAnnotationUpdater(managed.CriticalAnnotationUpdateFn(func(context.Context, client.Object) error { return nil })),
 		// "Not existing" right after a Create means the next step's call is
 		// due, not an eventually consistent read: no grace period.
 		managed.WithCreationGracePeriod(0),
@@ -199,23 +202,26 @@ func ReconcilerOptions[T Managed](c *Connector[T], s Settings) []managed.Reconci
 }
 
 // Recorder is the managed reconciler's event recorder for operations. It
-// drops the reconciler's "Successfully requested deletion of external
-// resource", which for a deleted operation on its way to a safe point would
-// repeat at every reconcile and mean nothing; the engine's Stopping event
-// says what happens.
-func Recorder(r event.Recorder) event.Recorder { return withoutDeleteRequests{r} }
+// drops the reconciler's events that only echo the engine's: "Successfully
+// requested creation of external resource" after each call (the engine's
+// Triggered event names the call and its answer), and "Successfully
+// requested deletion of external resource", which for a deleted operation
+// on its way to a safe point would repeat at every reconcile and mean
+// nothing (the engine's Stopping event says what happens). Each event is an
+// API write.
+func Recorder(r event.Recorder) event.Recorder { return withoutEchoes{r} }
 
-type withoutDeleteRequests struct{ event.Recorder }
+type withoutEchoes struct{ event.Recorder }
 
-func (r withoutDeleteRequests) Event(o runtime.Object, e event.Event) {
-	if e.Reason == "DeletedExternalResource" {
+func (r withoutEchoes) Event(o runtime.Object, e event.Event) {
+	if e.Reason == "CreatedExternalResource" || e.Reason == "DeletedExternalResource" {
 		return
 	}
 	r.Recorder.Event(o, e)
 }
 
-func (r withoutDeleteRequests) WithAnnotations(keysAndValues ...string) event.Recorder {
-	return withoutDeleteRequests{r.Recorder.WithAnnotations(keysAndValues...)}
+func (r withoutEchoes) WithAnnotations(keysAndValues ...string) event.Recorder {
+	return withoutEchoes{r.Recorder.WithAnnotations(keysAndValues...)}
 }
 
 // A targetResolver resolves an operation's references like crossplane-

@@ -89,6 +89,13 @@ func setPhase(st *v1alpha1.OperationStatus, p v1alpha1.OperationPhase, reason, f
 
 // conditionFor maps the phase onto Crossplane's Ready condition: True only
 // when Succeeded; a Failed operation is Ready=False with its reason.
+// SetReady sets o's Ready condition from its phase: the engine owns an
+// operation's Ready condition, whatever the managed reconciler marks (it
+// marks Creating after every Create).
+func SetReady(o Object) {
+	o.SetConditions(withTime(conditionFor(o.GetOperationStatus())))
+}
+
 func conditionFor(st *v1alpha1.OperationStatus) xpv2.Condition {
 	switch st.Phase {
 	case v1alpha1.OperationSucceeded:

@@ -71,10 +71,11 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 	}
 	log := o.Logger.WithValues("controller", name)
 	watcher := sh.Watcher
+	kube := OperationClient(mgr.GetClient())
 	k.Lock.Kube, k.Lock.Reader = mgr.GetClient(), mgr.GetAPIReader()
 	engine := &ops.Engine{
 		Kind:          k.GroupVersionKind.Kind,
-		Kube:          mgr.GetClient(),
+		Kube:          kube,
 		Lock:          k.Lock,
 		Observer:      sh.Observer,
 		Watcher:       watcher,
@@ -94,7 +95,7 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		Run:     k.Run,
 	}, s)...)
 
-	r := NewReconciler(mgr, resource.ManagedKind(k.GroupVersionKind), opts...)
+	r := NewReconcilerWithClient(mgr, kube, resource.ManagedKind(k.GroupVersionKind), opts...)
 	newObject := func() client.Object { return k.New() }
 	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
 		Named(name).

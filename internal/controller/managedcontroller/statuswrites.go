@@ -33,7 +33,13 @@ import (
 // resource that is up to date (a drift check, an operation waiting on the
 // backend) that write is a request the API server answers by doing nothing.
 func NewReconciler(mgr ctrl.Manager, kind resource.ManagedKind, opts ...managed.ReconcilerOption) *managed.Reconciler {
-	return managed.NewReconciler(statusSkippingManager{Manager: mgr, client: SkipUnchangedStatus(mgr.GetClient())}, kind, opts...)
+	return NewReconcilerWithClient(mgr, SkipUnchangedStatus(mgr.GetClient()), kind, opts...)
+}
+
+// NewReconcilerWithClient returns crossplane-runtime's managed reconciler
+// for kind, reading and writing through c.
+func NewReconcilerWithClient(mgr ctrl.Manager, c client.Client, kind resource.ManagedKind, opts ...managed.ReconcilerOption) *managed.Reconciler {
+	return managed.NewReconciler(statusSkippingManager{Manager: mgr, client: c}, kind, opts...)
 }
 
 // statusSkippingManager is mgr with a client that skips unchanged status

@@ -1,0 +1,180 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package managedcontroller
+
+import (
+	"context"
+	"encoding/json"
+	"hash/fnv"
+	"sync"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
+)
+
+// maxRemembered bounds how many operations' last status writes an
+// OperationClient remembers; past it, it forgets them all (a forgotten
+// write only costs one unskipped no-op write).
+const maxRemembered = 4096
+
+// OperationClient wraps c, the client the operation controllers (the
+// managed reconciler and the engine) write operations with, so that only
+// writes that carry a decision reach the API server (docs/operations-engine.md,
+// "What an operation costs the API server"):
+//
+//   - an Update whose only change is crossplane-runtime's create-pending
+//     annotation is not sent: for an operation the write-ahead intent in its
+//     status is the guard, and the intent write carries the optimistic
+//     concurrency check the annotation write was for;
+//   - an operation's Ready condition is always the engine's (SetReady), not
+//     the Creating the reconciler marks after each Create;
+//   - a status write equal to the last one written at the same resource
+//     version, or to the cached copy, is not sent.
+func OperationClient(c client.Client) client.Client {
+	return operationClient{Client: c, last: &lastWrites{byUID: map[types.UID]lastWrite{}}}
+}
+
+type operationClient struct {
+	client.Client
+	last *lastWrites
+}
+
+func (c operationClient) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
+	if len(opts) == 0 && onlyCreatePendingChanged(ctx, c.Client, obj) {
+		return nil
+	}
+	return c.Client.Update(ctx, obj, opts...)
+}
+
+func (c operationClient) Status() client.SubResourceWriter {
+	return operationStatusWriter{SubResourceWriter: c.Client.Status(), reader: c.Client, last: c.last}
+}
+
+type operationStatusWriter struct {
+	client.SubResourceWriter
+	reader client.Reader
+	last   *lastWrites
+}
+
+func (w operationStatusWriter) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	if o, ok := obj.(ops.Object); ok {
+		ops.SetReady(o)
+	}
+	if len(opts) > 0 {
+		return w.SubResourceWriter.Update(ctx, obj, opts...)
+	}
+	h, hashed := statusHash(obj)
+	if (hashed && w.last.is(obj.GetUID(), obj.GetResourceVersion(), h)) || statusUnchanged(ctx, w.reader, obj) {
+		return nil
+	}
+	if err := w.SubResourceWriter.Update(ctx, obj); err != nil {
+		return err
+	}
+	if h, ok := statusHash(obj); ok {
+		w.last.remember(obj.GetUID(), obj.GetResourceVersion(), h)
+	}
+	return nil
+}
+
+// lastWrites remembers, per operation, the resource version and status hash
+// of its last status write.
+type lastWrites struct {
+	mu    sync.Mutex
+	byUID map[types.UID]lastWrite
+}
+
+type lastWrite struct {
+	resourceVersion string
+	status          uint64
+}
+
+func (l *lastWrites) is(uid types.UID, rv string, h uint64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w, ok := l.byUID[uid]
+	return ok && rv != "" && w.resourceVersion == rv && w.status == h
+}
+
+func (l *lastWrites) remember(uid types.UID, rv string, h uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.byUID) >= maxRemembered {
+		l.byUID = map[types.UID]lastWrite{}
+	}
+	l.byUID[uid] = lastWrite{resourceVersion: rv, status: h}
+}
+
+// statusHash hashes obj's status.
+func statusHash(obj client.Object) (uint64, bool) {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return 0, false
+	}
+	b, err := json.Marshal(u["status"])
+	if err != nil {
+		return 0, false
+	}
+	h := fnv.New64a()
+	_, _ = h.Write(b)
+	return h.Sum64(), true
+}
+
+// onlyCreatePendingChanged reports whether obj differs from its cached copy
+// at the same resource version in nothing but crossplane-runtime's
+// create-pending annotation (and its status, which an Update does not
+// write). Any doubt means no.
+func onlyCreatePendingChanged(ctx context.Context, r client.Reader, obj client.Object) bool {
+	if _, ok := obj.(ops.Object); !ok || obj.GetResourceVersion() == "" || obj.GetAnnotations()[meta.AnnotationKeyExternalCreatePending] == "" {
+		return false
+	}
+	cached, ok := obj.DeepCopyObject().(client.Object)
+	if !ok || r.Get(ctx, client.ObjectKeyFromObject(obj), cached) != nil || cached.GetResourceVersion() != obj.GetResourceVersion() {
+		return false
+	}
+	want, err := withoutStatusAndCreatePending(obj)
+	if err != nil {
+		return false
+	}
+	have, err := withoutStatusAndCreatePending(cached)
+	if err != nil {
+		return false
+	}
+	return equality.Semantic.DeepEqual(want, have)
+}
+
+func withoutStatusAndCreatePending(obj client.Object) (map[string]any, error) {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil, err
+	}
+	delete(u, "status")
+	if m, ok := u["metadata"].(map[string]any); ok {
+		delete(m, "managedFields")
+		if a, ok := m["annotations"].(map[string]any); ok {
+			delete(a, meta.AnnotationKeyExternalCreatePending)
+			if len(a) == 0 {
+				delete(m, "annotations")
+			}
+		}
+	}
+	return u, nil
+}

@@ -1,0 +1,137 @@
+/*
+Copyright 2026 The provider-simplyblock Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package managedcontroller
+
+import (
+	"context"
+	"testing"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+)
+
+func TestOperationClient(t *testing.T) {
+	type want struct {
+		updates, statusWrites int
+		readyReason           xpv2.ConditionReason
+	}
+	cases := map[string]struct {
+		reason string
+		// write makes the writes through the operation client; the cache
+		// stays at the object as it was created.
+		write func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps) error
+		want  want
+	}{
+		"CreatePendingOnly": {
+			reason: "The reconciler's create-pending annotation alone is not written.",
+			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps) error {
+				meta.SetExternalCreatePending(op, metav1.Now().Time)
+				return c.Update(ctx, op)
+			},
+			want: want{updates: 0},
+		},
+		"CreatePendingAndAnotherChange": {
+			reason: "An Update that changes more than the annotation is sent.",
+			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps) error {
+				meta.SetExternalCreatePending(op, metav1.Now().Time)
+				meta.AddFinalizer(op, "example.org/f")
+				return c.Update(ctx, op)
+			},
+			want: want{updates: 1},
+		},
+		"ReconcilerWriteAfterCreate": {
+			reason: "After the engine's outcome write, the reconciler's own write (Creating, with the cache still behind) changes nothing and is not sent; Ready stays the engine's.",
+			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps) error {
+				op.Status.AtProvider.Phase, op.Status.AtProvider.Reason = v1alpha1.OperationRunning, "Triggered"
+				op.SetConditions(xpv2.ReconcileSuccess())
+				if err := c.Status().Update(ctx, op); err != nil {
+					return err
+				}
+				op.SetConditions(xpv2.Creating(), xpv2.ReconcileSuccess())
+				return c.Status().Update(ctx, op)
+			},
+			want: want{statusWrites: 1, readyReason: "Triggered"},
+		},
+		"ChangedStatus": {
+			reason: "A status that changed since the last write is sent.",
+			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps) error {
+				op.Status.AtProvider.Phase, op.Status.AtProvider.Reason = v1alpha1.OperationRunning, "Triggered"
+				if err := c.Status().Update(ctx, op); err != nil {
+					return err
+				}
+				op.Status.AtProvider.Reason = "InProgress"
+				return c.Status().Update(ctx, op)
+			},
+			want: want{statusWrites: 2, readyReason: "InProgress"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := runtime.NewScheme()
+			if err := v1alpha1.AddToScheme(s); err != nil {
+				t.Fatal(err)
+			}
+			created := &v1alpha1.ClusterOps{ObjectMeta: metav1.ObjectMeta{Name: "op", Namespace: "ns", UID: "uid-1"}}
+			created.Spec.ForProvider.Type = v1alpha1.ClusterActivate
+			var cached client.Object
+			got := want{}
+			kube := fake.NewClientBuilder().WithScheme(s).WithObjects(created).WithStatusSubresource(created).
+				WithInterceptorFuncs(interceptor.Funcs{
+					Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+						if cached == nil {
+							return c.Get(ctx, key, obj, opts...)
+						}
+						cached.(*v1alpha1.ClusterOps).DeepCopyInto(obj.(*v1alpha1.ClusterOps)) //nolint:forcetypeassert // only operations here.
+						return nil
+					},
+					Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
+						got.updates++
+						return c.Update(ctx, obj, opts...)
+					},
+					SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+						got.statusWrites++
+						return c.SubResource(sub).Update(ctx, obj, opts...)
+					},
+				}).Build()
+			op := &v1alpha1.ClusterOps{}
+			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(created), op); err != nil {
+				t.Fatal(err)
+			}
+			cached = op.DeepCopy()
+			if err := tc.write(context.Background(), OperationClient(kube), op); err != nil {
+				t.Fatal(err)
+			}
+			if r := op.GetCondition(xpv2.TypeReady); tc.want.readyReason != "" {
+				got.readyReason = r.Reason
+				if r.Status != corev1.ConditionFalse {
+					t.Errorf("\n%s\nReady is %s, want False", tc.reason, r.Status)
+				}
+			}
+			if got != tc.want {
+				t.Errorf("\n%s\nwrites: got %+v, want %+v", tc.reason, got, tc.want)
+			}
+		})
+	}
+}
