@@ -75,7 +75,7 @@ func TestEngineApproval(t *testing.T) {
 			reason: "Approved, the plan computed again is the one shown: the operation runs it at once, and its deadlines count from now.",
 			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), approved, showing(time.Minute)), now: time.Hour, choose: both,
 				backend: &backend{status: sb.ClusterUnready, nodes: nodes}},
-			want: observeWant{trigger: true, lock: op1Lock, persisted: true, message: "activate: preconditions hold; sending " + testPath,
+			want: observeWant{trigger: true, lock: op1Lock, message: "activate: preconditions hold; sending " + testPath,
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Reason, st.ApprovedAt, st.StepStartedAt, st.Progress = ReasonWaitingForPrecond, at(time.Hour), at(time.Hour), prog(0, 1, "activate")
 				}},

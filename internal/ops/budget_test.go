@@ -90,7 +90,7 @@ func TestEngineDisruptionBudget(t *testing.T) {
 			reason: "A disruptive operation on a selected cluster takes a free slot and sends its first call in the same pass.",
 			args: observeArgs{cluster: prod, op: operation(holding(0)), now: time.Minute, disruptive: true,
 				others: []client.Object{budget("prod", 1, nil, nil)}},
-			want: observeWant{trigger: true, lock: op1Lock, persisted: true, status: taken(time.Minute),
+			want: observeWant{trigger: true, lock: op1Lock, status: taken(time.Minute),
 				after: budgetStatus("prod", v1alpha1.DisruptionBudgetStatus{Disrupting: []v1alpha1.BudgetedOperation{me(time.Minute)}})},
 		},
 		"WaitsWhileTheBudgetIsFull": {
@@ -119,7 +119,7 @@ func TestEngineDisruptionBudget(t *testing.T) {
 			args: observeArgs{cluster: prod, op: operation(holding(0), waitingFor("prod")), now: time.Minute, disruptive: true,
 				others: []client.Object{operation(named("other", "uid-other"), finished(v1alpha1.OperationSucceeded, ReasonCompleted, 0)),
 					budget("prod", 1, []v1alpha1.BudgetedOperation{otherEntry}, []v1alpha1.BudgetedOperation{me(0)})}},
-			want: observeWant{trigger: true, lock: op1Lock, persisted: true, status: func(st *v1alpha1.OperationStatus) {
+			want: observeWant{trigger: true, lock: op1Lock, status: func(st *v1alpha1.OperationStatus) {
 				taken(time.Minute)(st)
 				st.Reason = ReasonWaitingForPrecond
 			}, after: budgetStatus("prod", v1alpha1.DisruptionBudgetStatus{Disrupting: []v1alpha1.BudgetedOperation{me(time.Minute)}})},
@@ -137,13 +137,13 @@ func TestEngineDisruptionBudget(t *testing.T) {
 			reason: "A budget bounds only the clusters its selector selects.",
 			args: observeArgs{cluster: storageCluster(labelled("dev"), lockedBy(op1Lock)), op: operation(holding(0)), now: time.Minute, disruptive: true,
 				others: []client.Object{other, budget("prod", 1, []v1alpha1.BudgetedOperation{otherEntry}, nil)}},
-			want: observeWant{trigger: true, lock: op1Lock, persisted: true, status: func(st *v1alpha1.OperationStatus) { st.Progress = prog(0, 1, "activate") }},
+			want: observeWant{trigger: true, lock: op1Lock, status: func(st *v1alpha1.OperationStatus) { st.Progress = prog(0, 1, "activate") }},
 		},
 		"HarmlessTypeIsNotBounded": {
 			reason: "An operation whose type is not disruptive takes no slot.",
 			args: observeArgs{cluster: prod, op: operation(holding(0)), now: time.Minute,
 				others: []client.Object{other, budget("prod", 1, []v1alpha1.BudgetedOperation{otherEntry}, nil)}},
-			want: observeWant{trigger: true, lock: op1Lock, persisted: true, status: func(st *v1alpha1.OperationStatus) { st.Progress = prog(0, 1, "activate") }},
+			want: observeWant{trigger: true, lock: op1Lock, status: func(st *v1alpha1.OperationStatus) { st.Progress = prog(0, 1, "activate") }},
 		},
 		"NoDeadlineWhileWaitingForASlot": {
 			reason: "The wait for a slot does not count against timeoutSeconds: deadlines start when the slot is taken.",

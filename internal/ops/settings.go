@@ -33,8 +33,12 @@ type Settings struct {
 	// HoldLimit is how long the backend may hold a request and still apply
 	// it (see Engine.HoldLimit).
 	HoldLimit time.Duration
-	// ObserveMaxAge is how old a shared backend observation may be.
+	// ObserveMaxAge is how old a shared cluster record may be.
 	ObserveMaxAge time.Duration
+	// ObserveDetailMaxAge is how old a shared node list, log window or
+	// task list may be; the watcher reads them again at once when the
+	// cluster record changes.
+	ObserveDetailMaxAge time.Duration
 	// Poll are the poll intervals of non-terminal operations.
 	Poll PollIntervals
 	// MaxReconcileRate is the reconciles per second the operation
@@ -65,6 +69,7 @@ type SharedObservation struct {
 // NewSharedObservation returns the observer and watcher of s.
 func (s Settings) NewSharedObservation(log logging.Logger) *SharedObservation {
 	o := NewObserver(s.ObserveMaxAge)
+	o.DetailMaxAge = s.ObserveDetailMaxAge
 	sh := &SharedObservation{Observer: o}
 	if s.WatchInterval > 0 {
 		sh.Watcher = &Watcher{Observer: o, Interval: s.WatchInterval, Linger: 3 * s.Poll.Watched, Log: log}
@@ -89,10 +94,11 @@ const DefaultHoldLimit = 4 * sb.DefaultTimeout
 // DefaultSettings see a finished backend action within about a second and
 // give the backend 30 s to show that it acted on a call.
 var DefaultSettings = Settings{
-	EvidenceGrace: 30 * time.Second,
-	HoldLimit:     DefaultHoldLimit,
-	ObserveMaxAge: 200 * time.Millisecond,
-	Poll:          DefaultPollIntervals,
+	EvidenceGrace:       30 * time.Second,
+	HoldLimit:           DefaultHoldLimit,
+	ObserveMaxAge:       200 * time.Millisecond,
+	ObserveDetailMaxAge: time.Second,
+	Poll:                DefaultPollIntervals,
 
 	MaxReconcileRate: 50,
 	WatchInterval:    250 * time.Millisecond,

@@ -153,8 +153,13 @@ func (s *Snapshot) Node(id string) (sb.StorageNodeDTO, bool) {
 // at most once per MaxAge. Backend load therefore grows with the number of
 // clusters being worked on, not with the number of operations.
 type Observer struct {
-	// MaxAge is how old a shared observation may be.
+	// MaxAge is how old a shared cluster record may be.
 	MaxAge time.Duration
+	// DetailMaxAge is how old a shared node list, log window or task list
+	// may be (at least MaxAge): the Watcher reads them again as soon as
+	// the cluster record changes, and otherwise once per DetailMaxAge
+	// (docs/operations-engine.md, "What an operation costs the backend").
+	DetailMaxAge time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 
@@ -210,16 +215,27 @@ func (o *Observer) get(key string, maxAge time.Duration, fetch func() (any, erro
 
 // Snapshot returns a shared observation of cluster id on src.
 func (o *Observer) Snapshot(ctx context.Context, src Source, id string, need Needs) (*Snapshot, error) {
-	return o.snapshot(ctx, src, id, need, o.MaxAge)
+	return o.snapshot(ctx, src, id, need, o.MaxAge, o.detailMaxAge())
 }
 
 // Fresh returns an observation made now, bypassing (and refreshing) the
 // shared one. The guard uses it for a call's baseline.
 func (o *Observer) Fresh(ctx context.Context, src Source, id string, need Needs) (*Snapshot, error) {
-	return o.snapshot(ctx, src, id, need, -1)
+	return o.snapshot(ctx, src, id, need, -1, -1)
 }
 
-func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Needs, maxAge time.Duration) (*Snapshot, error) {
+// freshDetail returns an observation whose cluster record is shared and
+// whose other parts are read now: what the Watcher reads once the cluster
+// record changed.
+func (o *Observer) freshDetail(ctx context.Context, src Source, id string, need Needs) (*Snapshot, error) {
+	return o.snapshot(ctx, src, id, need, o.MaxAge, -1)
+}
+
+func (o *Observer) detailMaxAge() time.Duration {
+	return max(o.MaxAge, o.DetailMaxAge)
+}
+
+func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Needs, maxAge, detailMaxAge time.Duration) (*Snapshot, error) {
 	s := &Snapshot{At: o.now()}
 	s.ObservedAt = s.At
 	seen := func(at time.Time) {
@@ -257,7 +273,7 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		return nil, errors.Errorf(errNoCluster, id)
 	}
 	if need.Nodes {
-		v, at, err := o.get(src.Key+"|nodes|"+id, maxAge, func() (any, error) {
+		v, at, err := o.get(src.Key+"|nodes|"+id, detailMaxAge, func() (any, error) {
 			ns, err := src.API.ListStorageNodes(ctx, id)
 			return ns, errors.Wrap(err, errListNodes)
 		})
@@ -268,7 +284,7 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		s.Nodes = v.([]sb.StorageNodeDTO) //nolint:forcetypeassert // as above.
 	}
 	if need.Events {
-		v, at, err := o.get(src.Key+"|logs|"+id, maxAge, func() (any, error) {
+		v, at, err := o.get(src.Key+"|logs|"+id, detailMaxAge, func() (any, error) {
 			raw, err := src.API.ClusterLogs(ctx, id, eventWindow)
 			if err != nil {
 				return nil, errors.Wrap(err, errReadLogs)
@@ -286,7 +302,7 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		s.Events = v.([]Event) //nolint:forcetypeassert // as above.
 	}
 	if need.Tasks {
-		v, at, err := o.get(src.Key+"|tasks|"+id, maxAge, func() (any, error) {
+		v, at, err := o.get(src.Key+"|tasks|"+id, detailMaxAge, func() (any, error) {
 			ts, err := src.API.ListTasks(ctx, id)
 			return ts, errors.Wrap(err, errListTasks)
 		})

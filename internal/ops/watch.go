@@ -72,6 +72,7 @@ type clusterWatch struct {
 	src     Source
 	id      string
 	waiters map[waiterKey]*waiter
+	record  string // the fingerprint of the cluster record last polled
 }
 
 // A waiterKey names one operation of one kind.
@@ -218,7 +219,21 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 	src := cw.src
 	w.mu.Unlock()
 
+	// Tiered: the cluster record (one shared list per control plane) every
+	// Interval; the node list, log window and task list again at once when
+	// the record changed, otherwise once they are older than the
+	// Observer's DetailMaxAge.
 	snap, err := w.Observer.Snapshot(ctx, src, cw.id, need)
+	if err == nil {
+		w.mu.Lock()
+		record := fingerprint(snap, Needs{})
+		changed := cw.record != "" && cw.record != record
+		cw.record = record
+		w.mu.Unlock()
+		if changed && (need.Nodes || need.Events || need.Tasks) {
+			snap, err = w.Observer.freshDetail(ctx, src, cw.id, need)
+		}
+	}
 	if err != nil {
 		// The operations see the error on their own next reconcile; the
 		// watcher keeps trying.

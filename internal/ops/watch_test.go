@@ -202,3 +202,57 @@ func TestWatcherStopsPolling(t *testing.T) {
 		t.Errorf("the backend was read %d times, want once: while the operation waited, and not after", calls)
 	}
 }
+
+// TestWatcherTiers: the node list is read again at once when the cluster
+// record changed, and otherwise only once it is older than DetailMaxAge.
+func TestWatcherTiers(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		change func(b *backendView)
+		// after is how long after the first poll the second one runs.
+		after     time.Duration
+		nodeReads int
+	}{
+		"RecordUnchangedDetailYoung": {
+			reason: "While the cluster record shows nothing new, a node list younger than DetailMaxAge is not read again.",
+			change: func(b *backendView) { b.nodes[0].Status = sb.NodeOffline },
+			after:  500 * time.Millisecond, nodeReads: 1,
+		},
+		"RecordUnchangedDetailOld": {
+			reason: "A node list older than DetailMaxAge is read again (the floor for what the record cannot show).",
+			change: func(b *backendView) { b.nodes[0].Status = sb.NodeOffline },
+			after:  1500 * time.Millisecond, nodeReads: 2,
+		},
+		"RecordChanged": {
+			reason: "A changed cluster record makes the node list be read again at once.",
+			change: func(b *backendView) { b.cluster.Status = sb.ClusterDegraded },
+			after:  500 * time.Millisecond, nodeReads: 2,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
+				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}}
+			api := b.api()
+			reads := 0
+			list := api.MockListStorageNodes
+			api.MockListStorageNodes = func(ctx context.Context, id string) ([]sb.StorageNodeDTO, error) {
+				reads++
+				return list(ctx, id)
+			}
+			src := Source{Key: "k", API: api}
+			w, clk, _ := newTestWatcher(time.Minute)
+			w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Second, Now: clk.Now}
+			ctx := context.Background()
+			op := types.NamespacedName{Namespace: "ns", Name: "op"}
+			w.Watch(v1alpha1.ClusterOpsKind, src, "c1", Needs{Nodes: true}, &Snapshot{Cluster: b.cluster}, op)
+			w.pollAll(ctx)
+			b.set(tc.change)
+			clk.Step(tc.after)
+			w.pollAll(ctx)
+			if reads != tc.nodeReads {
+				t.Errorf("\n%s\nnode list read %d times, want %d", tc.reason, reads, tc.nodeReads)
+			}
+		})
+	}
+}

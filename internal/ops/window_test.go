@@ -58,7 +58,7 @@ func TestEngineWindow(t *testing.T) {
 		"OpenTakesItsTurn": {
 			reason: "An operation whose window is open takes the lock and sends its first call as any other.",
 			args:   observeArgs{cluster: storageCluster(), op: operation(open), now: time.Minute},
-			want: observeWant{trigger: true, lock: op1Lock, persisted: true, status: func(st *v1alpha1.OperationStatus) {
+			want: observeWant{trigger: true, lock: op1Lock, status: func(st *v1alpha1.OperationStatus) {
 				st.Phase, st.Reason, st.SpecHash = v1alpha1.OperationPending, ReasonWaitingForPrecond, testHash
 				st.StartedAt, st.StepStartedAt, st.Progress = at(time.Minute), at(time.Minute), prog(0, 1, "activate")
 			}},
@@ -81,7 +81,7 @@ func TestEngineWindow(t *testing.T) {
 			reason: "A step that is no safe point runs after the window closed: the target is not whole until it did.",
 			args: observeArgs{cluster: storageCluster(lockedBy(lockOf(operation(), v1alpha1.OperationRunning))), op: operation(second, closed), now: time.Minute,
 				steps: []Step{first, testStep()}},
-			want: observeWant{trigger: true, lock: lockOf(operation(), v1alpha1.OperationRunning), persisted: true,
+			want: observeWant{trigger: true, lock: lockOf(operation(), v1alpha1.OperationRunning),
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Reason, st.Progress = ReasonInProgress, prog(1, 2, "activate")
 				}},
@@ -101,7 +101,7 @@ func TestEngineWindow(t *testing.T) {
 				op: operation(second, windowAt("0 12 * * *"), withPolicy(func(p *v1alpha1.OperationPolicy) { p.TimeoutSeconds = ptr.To[int64](30 * 24 * 3600) }),
 					withOpStatus(func(st *v1alpha1.OperationStatus) { st.Reason = ReasonWaitingForWindow })),
 				steps: []Step{first, testStep(func(s *Step) { s.SafePoint, s.Timeout = true, 10*time.Minute })}},
-			want: observeWant{trigger: true, lock: lockOf(operation(), v1alpha1.OperationRunning), persisted: true,
+			want: observeWant{trigger: true, lock: lockOf(operation(), v1alpha1.OperationRunning),
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Reason, st.StepStartedAt, st.Progress = ReasonInProgress, at(7*24*time.Hour), prog(1, 2, "activate")
 				}},
