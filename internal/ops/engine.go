@@ -287,6 +287,7 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonCancelled, "cancelled while queued; nothing was sent to the backend")
 	}
 
+	started := false // took the lock in this pass
 	if !holds {
 		if waiting, err := e.waitForWindowToStart(ctx, r); waiting || err != nil {
 			return false, err
@@ -295,6 +296,7 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		if err != nil || !acquired {
 			return false, err
 		}
+		started = true
 	}
 	if hist != nil && r.historyKey() != r.Target {
 		if err := e.Lock.Show(ctx, hist, o); err != nil && !apierrors.IsConflict(err) {
@@ -314,6 +316,11 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 	due, err := e.run(ctx, r, t, now)
 	if err == nil && deleted && !isTerminal(st.Phase) {
 		e.noteStopping(r, before)
+	}
+	// An operation whose first call is due in this same pass is announced
+	// by its Triggered event instead: each event is an API write.
+	if started && err == nil && !due {
+		e.record(o, event.Normal("Started", "left the queue and holds the lock on "+r.TargetDescription))
 	}
 	return due, err
 }
@@ -339,7 +346,6 @@ func (e *Engine) queue(ctx context.Context, r Run, t Target) (bool, error) {
 			return false, errors.Wrap(err, errAcquire)
 		}
 		if acquired {
-			e.record(o, event.Normal("Started", "left the queue and holds the lock on "+r.TargetDescription))
 			if takenOver != "" {
 				e.record(o, event.Normal("LockTakenOver", fmt.Sprintf("took over the lock on %s from %s, which no longer runs", r.TargetDescription, takenOver)))
 			}

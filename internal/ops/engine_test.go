@@ -1532,3 +1532,58 @@ func TestEngineStaleCopy(t *testing.T) {
 		})
 	}
 }
+
+// TestEngineObserveEvents: each event is an API write, so Observe records
+// only those that tell something new: Queued for an operation that waits
+// for its turn, Started for one that took the lock and does not send its
+// first call in the same pass (its Triggered event says it started).
+func TestEngineObserveEvents(t *testing.T) {
+	holder := operation(named("op0", "uid-0"), ofType(v1alpha1.ClusterRestart), createdAt(-time.Hour), withOpStatus(func(st *v1alpha1.OperationStatus) {
+		st.Phase, st.Reason, st.StartedAt = v1alpha1.OperationRunning, ReasonInProgress, at(-time.Hour)
+	}))
+	waits := testStep(func(s *Step) {
+		s.Gate = func(*Snapshot) (string, string) { return "the cluster is in_expansion", "" }
+	})
+	cases := map[string]struct {
+		reason  string
+		cluster *v1alpha1.StorageCluster
+		others  []client.Object
+		steps   []Step
+		want    []string
+	}{
+		"TakesTheLockAndSends": {
+			reason:  "A new operation that takes the free lock and whose call is due records nothing yet: its Triggered event follows.",
+			cluster: storageCluster(),
+			want:    nil,
+		},
+		"TakesTheLockAndWaits": {
+			reason:  "A new operation that takes the lock and waits at its gate records that it started, not that it was queued.",
+			cluster: storageCluster(), steps: []Step{waits},
+			want: []string{"Started"},
+		},
+		"WaitsForItsTurn": {
+			reason:  "A new operation behind a running one records that it is queued.",
+			cluster: storageCluster(lockedBy(lockOf(holder, v1alpha1.OperationRunning))), others: []client.Object{holder},
+			want: []string{ReasonQueued},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			kube := newKube(t, nil, append([]client.Object{operation(), tc.cluster}, tc.others...)...)
+			e := newEngine(kube, &clock{now: t0.Add(10 * time.Second)})
+			rec := &events{}
+			e.Recorder = rec
+			steps := tc.steps
+			if steps == nil {
+				steps = []Step{testStep()}
+			}
+			b := &backend{status: sb.ClusterUnready}
+			if _, err := e.Observe(context.Background(), runOf(kube, getOp(t, kube, "op1"), b.api(), steps...)); err != nil {
+				t.Fatalf("\n%s\nObserve(...): %v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.want, rec.reasons, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("\n%s\nevents: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

@@ -76,6 +76,9 @@ type burstResult struct {
 
 	KubeRequests      float64            `json:"kubeRequests"`
 	KubeRequestsPerOp map[string]float64 `json:"kubeRequestsPerOp"`
+	// KubeRequestsPerOpByKind: by verb (LIST and WATCH apart from GET) and
+	// resource.
+	KubeRequestsPerOpByKind map[string]float64 `json:"kubeRequestsPerOpByKind"`
 	// KubeWritesPerOp: the provider's API writes (POST, PUT, PATCH,
 	// DELETE) per operation, in total and by verb and resource.
 	KubeWritesPerOp       float64            `json:"kubeWritesPerOp"`
@@ -104,7 +107,7 @@ func runBurst(t *testing.T) {
 	go s.pollRebalancing(ctx, ids, 10*time.Millisecond)
 
 	s.sim.ResetJournal()
-	k0, w0, p0 := p.kubeRequests(t), p.kubeWrites(t), p.stats()
+	k0, w0, p0 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats()
 	var profiles []string
 	var profWG sync.WaitGroup
 	if sz.Pprof {
@@ -126,7 +129,7 @@ func runBurst(t *testing.T) {
 	createdIn := time.Since(t0)
 	w.waitTerminal(t, p, n*len(burstTypes), sz.BurstTimeout)
 	journal := s.sim.Journal()
-	k1, w1, p1 := p.kubeRequests(t), p.kubeWrites(t), p.stats()
+	k1, w1, p1 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats()
 	stopPoll()
 	profWG.Wait()
 
@@ -224,7 +227,9 @@ func runBurst(t *testing.T) {
 	kube := deltaCounts(k0, k1)
 	r.KubeRequests = sum(kube)
 	r.KubeRequestsPerOp = perUnit(kube, ops)
-	writes := deltaCounts(w0, w1)
+	byKind := deltaCounts(w0, w1)
+	r.KubeRequestsPerOpByKind = perUnit(byKind, ops)
+	writes := writesOf(byKind)
 	r.KubeWritesPerOp = round3(sum(writes) / ops)
 	r.KubeWritesPerOpByKind = perUnit(writes, ops)
 	r.ProviderCPUSeconds = round3(p1.CPUSeconds - p0.CPUSeconds)
@@ -256,8 +261,8 @@ func runBurst(t *testing.T) {
 	tb.add("backend cluster-list GETs per second (shared)", r.ClusterListGETsPerSecond)
 	tb.add("API requests (total, per op)", fmt.Sprintf("%.0f", r.KubeRequests), fmt.Sprintf("%.3f", r.KubeRequests/ops))
 	tb.addCounts("API", kube, ops, "/op")
+	tb.addCounts("API", byKind, ops, "/op")
 	tb.add("API writes per op", r.KubeWritesPerOp)
-	tb.addCounts("API write", writes, ops, "/op")
 	tb.add("provider CPU (s)", r.ProviderCPUSeconds)
 	tb.add("provider peak RSS (MiB)", r.ProviderPeakRSSMiB)
 	tb.print(t)

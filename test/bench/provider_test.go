@@ -225,8 +225,9 @@ func (p *provider) kubeRequests(t *testing.T) map[string]float64 {
 	return m.sumBy("rest_client_requests_total", "method")
 }
 
-// kubeWrites returns the provider's API writes, by "VERB resource[/sub]".
-func (p *provider) kubeWrites(t *testing.T) map[string]float64 {
+// kubeRequestsByKind returns the provider's API requests, by "VERB
+// resource[/sub]".
+func (p *provider) kubeRequestsByKind(t *testing.T) map[string]float64 {
 	t.Helper()
 	m, err := p.metrics()
 	if err != nil {
@@ -237,13 +238,23 @@ func (p *provider) kubeWrites(t *testing.T) map[string]float64 {
 		if s.name != "provider_simplyblock_kube_requests_total" {
 			continue
 		}
-		switch v := s.labels["verb"]; v {
+		kind := s.labels["verb"] + " " + s.labels["resource"]
+		if sub := s.labels["subresource"]; sub != "" {
+			kind += "/" + sub
+		}
+		out[kind] += s.value
+	}
+	return out
+}
+
+// writesOf keeps the writes (POST, PUT, PATCH, DELETE) of requests by kind.
+func writesOf(byKind map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range byKind {
+		verb, _, _ := strings.Cut(k, " ")
+		switch verb {
 		case "POST", "PUT", "PATCH", "DELETE":
-			kind := v + " " + s.labels["resource"]
-			if sub := s.labels["subresource"]; sub != "" {
-				kind += "/" + sub
-			}
-			out[kind] += s.value
+			out[k] = v
 		}
 	}
 	return out

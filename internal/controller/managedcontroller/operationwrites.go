@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"hash/fnv"
 	"sync"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -30,6 +31,13 @@ import (
 
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
+
+// coalesceWindow is how long after an operation's last status write a
+// write that changes only what is shown (its message, queue position and
+// progress) waits: it goes out with the next write that carries a decision,
+// or at a reconcile past the window. A running operation is reconciled at
+// least every 5 s (PollIntervals.Watched), a queued one every 30 s.
+const coalesceWindow = 5 * time.Second
 
 // maxRemembered bounds how many operations' last status writes an
 // OperationClient remembers; past it, it forgets them all (a forgotten
@@ -48,9 +56,16 @@ const maxRemembered = 4096
 //   - an operation's Ready condition is always the engine's (SetReady), not
 //     the Creating the reconciler marks after each Create;
 //   - a status write equal to the last one written at the same resource
-//     version, or to the cached copy, is not sent.
+//     version, or to the cached copy, is not sent;
+//   - a status write that changes only what is shown (message, queue
+//     position, progress) within coalesceWindow of the last one is not
+//     sent either.
 func OperationClient(c client.Client) client.Client {
-	return operationClient{Client: c, last: &lastWrites{byUID: map[types.UID]lastWrite{}}}
+	return newOperationClient(c, time.Now)
+}
+
+func newOperationClient(c client.Client, now func() time.Time) client.Client {
+	return operationClient{Client: c, last: &lastWrites{byUID: map[types.UID]lastWrite{}, now: now}}
 }
 
 type operationClient struct {
@@ -82,60 +97,103 @@ func (w operationStatusWriter) Update(ctx context.Context, obj client.Object, op
 	if len(opts) > 0 {
 		return w.SubResourceWriter.Update(ctx, obj, opts...)
 	}
-	h, hashed := statusHash(obj)
-	if (hashed && w.last.is(obj.GetUID(), obj.GetResourceVersion(), h)) || statusUnchanged(ctx, w.reader, obj) {
+	h, hashed := statusHashes(obj)
+	if (hashed && w.last.covers(obj.GetUID(), obj.GetResourceVersion(), h)) || statusUnchanged(ctx, w.reader, obj) {
 		return nil
 	}
 	if err := w.SubResourceWriter.Update(ctx, obj); err != nil {
 		return err
 	}
-	if h, ok := statusHash(obj); ok {
+	if h, ok := statusHashes(obj); ok {
 		w.last.remember(obj.GetUID(), obj.GetResourceVersion(), h)
 	}
 	return nil
 }
 
-// lastWrites remembers, per operation, the resource version and status hash
-// of its last status write.
+// lastWrites remembers, per operation, the resource version, status hashes
+// and time of its last status write.
 type lastWrites struct {
 	mu    sync.Mutex
+	now   func() time.Time
 	byUID map[types.UID]lastWrite
 }
 
 type lastWrite struct {
 	resourceVersion string
-	status          uint64
+	hashes          hashes
+	at              time.Time
 }
 
-func (l *lastWrites) is(uid types.UID, rv string, h uint64) bool {
+// hashes are the hash of a whole status and of its decisions: the status
+// without what is only shown.
+type hashes struct {
+	status, decisions uint64
+}
+
+// covers reports whether writing a status with hashes h at resource
+// version rv can be left out: it equals the last write, or changes only
+// what is shown, within coalesceWindow of it.
+func (l *lastWrites) covers(uid types.UID, rv string, h hashes) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w, ok := l.byUID[uid]
-	return ok && rv != "" && w.resourceVersion == rv && w.status == h
+	if !ok || rv == "" || w.resourceVersion != rv {
+		return false
+	}
+	return w.hashes.status == h.status || (w.hashes.decisions == h.decisions && l.now().Sub(w.at) < coalesceWindow)
 }
 
-func (l *lastWrites) remember(uid types.UID, rv string, h uint64) {
+func (l *lastWrites) remember(uid types.UID, rv string, h hashes) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.byUID) >= maxRemembered {
 		l.byUID = map[types.UID]lastWrite{}
 	}
-	l.byUID[uid] = lastWrite{resourceVersion: rv, status: h}
+	l.byUID[uid] = lastWrite{resourceVersion: rv, hashes: h, at: l.now()}
 }
 
-// statusHash hashes obj's status.
-func statusHash(obj client.Object) (uint64, bool) {
+// statusHashes hashes obj's status, whole and without what is only shown.
+func statusHashes(obj client.Object) (hashes, bool) {
 	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 	if err != nil {
-		return 0, false
+		return hashes{}, false
 	}
-	b, err := json.Marshal(u["status"])
+	status, ok := u["status"].(map[string]any)
+	if !ok {
+		return hashes{}, false
+	}
+	whole, err := hashJSON(status)
 	if err != nil {
-		return 0, false
+		return hashes{}, false
+	}
+	if ap, ok := status["atProvider"].(map[string]any); ok {
+		delete(ap, "message")
+		delete(ap, "queuePosition")
+		delete(ap, "progress")
+	}
+	if conds, ok := status["conditions"].([]any); ok {
+		for _, c := range conds {
+			if m, ok := c.(map[string]any); ok {
+				delete(m, "message")
+				delete(m, "lastTransitionTime")
+			}
+		}
+	}
+	decisions, err := hashJSON(status)
+	if err != nil {
+		return hashes{}, false
+	}
+	return hashes{status: whole, decisions: decisions}, true
+}
+
+func hashJSON(v any) (uint64, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0, err
 	}
 	h := fnv.New64a()
 	_, _ = h.Write(b)
-	return h.Sum64(), true
+	return h.Sum64(), nil
 }
 
 // onlyCreatePendingChanged reports whether obj differs from its cached copy

@@ -19,18 +19,35 @@ package managedcontroller
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 )
+
+// queuePositionChangedAfter writes a queued operation's status, and again
+// d later with only its queue position's message changed.
+func queuePositionChangedAfter(d time.Duration) func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, clk *clocktesting.FakeClock) error {
+	return func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, clk *clocktesting.FakeClock) error {
+		op.Status.AtProvider.Phase, op.Status.AtProvider.Reason = v1alpha1.OperationPending, "Queued"
+		op.Status.AtProvider.Message = "queue position 3"
+		if err := c.Status().Update(ctx, op); err != nil {
+			return err
+		}
+		clk.Step(d)
+		op.Status.AtProvider.Message = "queue position 2"
+		return c.Status().Update(ctx, op)
+	}
+}
 
 func TestOperationClient(t *testing.T) {
 	type want struct {
@@ -41,12 +58,12 @@ func TestOperationClient(t *testing.T) {
 		reason string
 		// write makes the writes through the operation client; the cache
 		// stays at the object as it was created.
-		write func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps) error
+		write func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, clk *clocktesting.FakeClock) error
 		want  want
 	}{
 		"CreatePendingOnly": {
 			reason: "The reconciler's create-pending annotation alone is not written.",
-			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps) error {
+			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
 				meta.SetExternalCreatePending(op, metav1.Now().Time)
 				return c.Update(ctx, op)
 			},
@@ -54,7 +71,7 @@ func TestOperationClient(t *testing.T) {
 		},
 		"CreatePendingAndAnotherChange": {
 			reason: "An Update that changes more than the annotation is sent.",
-			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps) error {
+			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
 				meta.SetExternalCreatePending(op, metav1.Now().Time)
 				meta.AddFinalizer(op, "example.org/f")
 				return c.Update(ctx, op)
@@ -63,7 +80,7 @@ func TestOperationClient(t *testing.T) {
 		},
 		"ReconcilerWriteAfterCreate": {
 			reason: "After the engine's outcome write, the reconciler's own write (Creating, with the cache still behind) changes nothing and is not sent; Ready stays the engine's.",
-			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps) error {
+			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
 				op.Status.AtProvider.Phase, op.Status.AtProvider.Reason = v1alpha1.OperationRunning, "Triggered"
 				op.SetConditions(xpv2.ReconcileSuccess())
 				if err := c.Status().Update(ctx, op); err != nil {
@@ -74,9 +91,19 @@ func TestOperationClient(t *testing.T) {
 			},
 			want: want{statusWrites: 1, readyReason: "Triggered"},
 		},
+		"MessageOnlyWithinWindow": {
+			reason: "A write that changes only the message soon after the last one is left for the next write that carries a decision.",
+			write:  queuePositionChangedAfter(time.Second),
+			want:   want{statusWrites: 1, readyReason: "Queued"},
+		},
+		"MessageOnlyAfterWindow": {
+			reason: "Past the coalescing window, a changed message is written.",
+			write:  queuePositionChangedAfter(coalesceWindow),
+			want:   want{statusWrites: 2, readyReason: "Queued"},
+		},
 		"ChangedStatus": {
 			reason: "A status that changed since the last write is sent.",
-			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps) error {
+			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
 				op.Status.AtProvider.Phase, op.Status.AtProvider.Reason = v1alpha1.OperationRunning, "Triggered"
 				if err := c.Status().Update(ctx, op); err != nil {
 					return err
@@ -120,7 +147,8 @@ func TestOperationClient(t *testing.T) {
 				t.Fatal(err)
 			}
 			cached = op.DeepCopy()
-			if err := tc.write(context.Background(), OperationClient(kube), op); err != nil {
+			clk := clocktesting.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+			if err := tc.write(context.Background(), newOperationClient(kube, clk.Now), op, clk); err != nil {
 				t.Fatal(err)
 			}
 			if r := op.GetCondition(xpv2.TypeReady); tc.want.readyReason != "" {
