@@ -29,6 +29,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/KimMachineGun/automemlimit/memlimit"
 	"github.com/alecthomas/kingpin/v2"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
@@ -99,6 +100,16 @@ func main() {
 		ctrl.SetLogger(zap.New(zap.WriteTo(io.Discard)))
 	}
 	log.Info("Starting provider-simplyblock", "version", version.Version, "poll", pollInterval.String(), "safe-start", *safeStart)
+
+	// A soft memory limit of 90% of the container's cgroup memory limit,
+	// unless GOMEMLIMIT is set (or AUTOMEMLIMIT=off): the garbage collector
+	// then works harder near the limit instead of the pod being OOM-killed
+	// with twice its live heap.
+	if limit, err := memlimit.SetGoMemLimitWithOpts(memlimit.WithRatio(0.9), memlimit.WithProvider(memlimit.FromCgroup)); err != nil {
+		log.Info("Cannot set a soft memory limit from the cgroup", "error", err.Error())
+	} else if limit > 0 {
+		log.Info("Soft memory limit set from the cgroup's memory limit", "GOMEMLIMIT", limit)
+	}
 
 	cfg, err := ctrl.GetConfig()
 	kingpin.FatalIfError(err, "cannot get API server rest config")
