@@ -85,7 +85,8 @@ func main() {
 		opsPoll          = app.Flag("ops-poll", "Poll interval of a running operation after its first 30 s, when the watcher is off.").Default(ops.DefaultPollIntervals.Running.String()).Duration()
 		opsPollWaiting   = app.Flag("ops-poll-waiting", "Poll interval of a queued operation or one waiting for a precondition.").Default(ops.DefaultPollIntervals.Waiting.String()).Duration()
 		opsWatch         = app.Flag("ops-watch-interval", "How often the clusters that running operations wait on are polled; a change wakes the operations at once. 0 turns the watcher off: running operations then poll on their own (--ops-poll-fast, --ops-poll).").Default(ops.DefaultSettings.WatchInterval.String()).Duration()
-		opsWatchDetail   = app.Flag("ops-watch-detail-interval", "How often the node list, event log and task list of a watched cluster are read while its record (polled every --ops-watch-interval) shows no change; a changed record makes them be read at once.").Default(ops.DefaultSettings.ObserveDetailMaxAge.String()).Duration()
+		opsWatchProbe    = app.Flag("ops-watch-probe-interval", "How often the newest event of a watched cluster is probed (one small read); a new event makes its node list, event log and task list be read at once.").Default(ops.DefaultSettings.WatchProbeInterval.String()).Duration()
+		opsWatchDetail   = app.Flag("ops-watch-detail-interval", "How often the node list, event log and task list of a watched cluster are read while neither its record (polled every --ops-watch-interval) nor its newest event (--ops-watch-probe-interval) shows a change.").Default(ops.DefaultSettings.ObserveDetailMaxAge.String()).Duration()
 		opsReconcileRate = app.Flag("ops-max-reconcile-rate", "Reconciles per second of the operation controllers (ClusterOps, StorageNodeOps), on top of --max-reconcile-rate; 0 shares that budget.").Default(fmt.Sprint(ops.DefaultSettings.MaxReconcileRate)).Int()
 
 		pprofAddr = app.Flag("pprof-bind-address", "Address of the pprof endpoint; empty disables it.").Default("").String()
@@ -157,6 +158,7 @@ func main() {
 	opsSettings.MaxReconcileRate = *opsReconcileRate
 	opsSettings.WatchInterval = *opsWatch
 	opsSettings.ObserveDetailMaxAge = *opsWatchDetail
+	opsSettings.WatchProbeInterval = *opsWatchProbe
 
 	o := controller.Options{
 		Logger:                  log,

@@ -337,7 +337,13 @@ func (e *Engine) queue(ctx context.Context, r Run, t Target) (bool, error) {
 	waiting := QueueOf(all, t.GetActiveOperation(), o)
 	e.metrics().QueueDepth.WithLabelValues(e.Kind, r.Target.String()).Set(float64(len(waiting)))
 	pos := waiting.Position(o)
+	takeable := false
 	if pos == 1 {
+		if takeable, err = e.Lock.Takeable(ctx, t, o); err != nil {
+			return false, errors.Wrap(err, errAcquire)
+		}
+	}
+	if takeable {
 		if current, err := e.isCurrent(ctx, o); err != nil || !current {
 			return false, err
 		}

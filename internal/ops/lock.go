@@ -122,6 +122,24 @@ func holderGone(ctx context.Context, r client.Reader, ns string, ref *v1alpha1.O
 	return h.GetUID() != ref.UID || IsTerminal(h), nil
 }
 
+// Takeable reports whether o may take target's lock: it is free, o holds
+// it, or its holder is gone. A holder the cache shows running is taken as
+// running without asking the API server: when it finishes, its release
+// changes the target and wakes o. Only a holder the cache shows gone is
+// confirmed with the API server.
+func (l *Lock) Takeable(ctx context.Context, t Target, o Object) (bool, error) {
+	cur := t.GetActiveOperation()
+	if cur == nil || cur.UID == o.GetUID() {
+		return true, nil
+	}
+	if l.Kube != nil {
+		if gone, err := holderGone(ctx, l.Kube, t.GetNamespace(), cur, l.Kind); err != nil || !gone {
+			return false, err
+		}
+	}
+	return holderGone(ctx, l.Reader, t.GetNamespace(), cur, l.Kind)
+}
+
 // Acquire takes target's lock for o when it is free or its holder is gone.
 // It returns whether o holds the lock, and the name of a previous holder
 // whose stale lock was taken over.
@@ -132,8 +150,8 @@ func (l *Lock) Acquire(ctx context.Context, t Target, o Object) (bool, string, e
 	}
 	takenOver := ""
 	if cur != nil {
-		gone, err := holderGone(ctx, l.Reader, t.GetNamespace(), cur, l.Kind)
-		if err != nil || !gone {
+		takeable, err := l.Takeable(ctx, t, o)
+		if err != nil || !takeable {
 			return false, "", err
 		}
 		takenOver = cur.Name
@@ -203,7 +221,10 @@ func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.Namespace
 	if err != nil {
 		return errors.Wrap(err, errGetTarget)
 	}
-	if !Holds(t, o) && l.Reader != nil {
+	// A cached copy that has o's record shows the write that released o's
+	// lock (release and record are one write when they share an object).
+	released := historyKey == lockKey && RecordOf(t, o.GetUID()) != nil
+	if !Holds(t, o) && l.Reader != nil && !released {
 		// The cache may not show a lock taken moments ago (an operation
 		// whose only call is answered at once finishes right after taking
 		// it): confirm with the API server before concluding there is

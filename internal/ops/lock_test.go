@@ -83,6 +83,11 @@ func TestAcquire(t *testing.T) {
 			args:   args{cluster: storageCluster(lockedBy(held)), others: []client.Object{op0()}},
 			want:   want{lock: held},
 		},
+		"HeldByLiveHolderInCache": {
+			reason: "A holder the cache shows running is taken as running without asking the API server (here, one that would fail).",
+			args:   args{cluster: storageCluster(lockedBy(held)), others: []client.Object{op0()}, reader: errReader{err: errors.New("boom")}},
+			want:   want{lock: held},
+		},
 		"HolderDeleted": {
 			reason: "A lock whose holder was deleted is taken over, and the holder is named.",
 			args:   args{cluster: storageCluster(lockedBy(held))},
@@ -277,6 +282,17 @@ func TestFinishConfirmsWithTheAPIServer(t *testing.T) {
 	}
 	if a := getCluster(t, api).Status.AtProvider.ActiveOperation; a != nil {
 		t.Errorf("\nA lock the cache does not show yet is still released (the API server is asked).\nlock after Finish: %+v", a)
+	}
+}
+
+func TestFinishTrustsACachedRecord(t *testing.T) {
+	op1 := operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, 0))
+	recorded := storageCluster()
+	recorded.Status.AtProvider.OperationHistory = []v1alpha1.OperationRecord{recordFor(op1)}
+	kube := newKube(t, nil, op1.DeepCopy(), recorded)
+	l := &Lock{Kube: kube, Reader: errReader{err: errors.New("boom")}, NewTarget: func() Target { return &v1alpha1.StorageCluster{} }}
+	if err := l.Finish(context.Background(), targetKey, getOp(t, kube, "op1"), nil); err != nil {
+		t.Errorf("\nA cached copy with the operation's record shows its lock released (one write): the API server is not asked.\nFinish(...): %v", err)
 	}
 }
 

@@ -37,8 +37,11 @@ type Settings struct {
 	ObserveMaxAge time.Duration
 	// ObserveDetailMaxAge is how old a shared node list, log window or
 	// task list may be; the watcher reads them again at once when the
-	// cluster record changes.
+	// cluster record or its newest event changes.
 	ObserveDetailMaxAge time.Duration
+	// WatchProbeInterval is how often the watcher probes a watched
+	// cluster's newest event.
+	WatchProbeInterval time.Duration
 	// Poll are the poll intervals of non-terminal operations.
 	Poll PollIntervals
 	// MaxReconcileRate is the reconciles per second the operation
@@ -72,7 +75,7 @@ func (s Settings) NewSharedObservation(log logging.Logger) *SharedObservation {
 	o.DetailMaxAge = s.ObserveDetailMaxAge
 	sh := &SharedObservation{Observer: o}
 	if s.WatchInterval > 0 {
-		sh.Watcher = &Watcher{Observer: o, Interval: s.WatchInterval, Linger: 3 * s.Poll.Watched, Log: log}
+		sh.Watcher = &Watcher{Observer: o, Interval: s.WatchInterval, ProbeInterval: s.WatchProbeInterval, Linger: 3 * s.Poll.Watched, Log: log}
 	}
 	return sh
 }
@@ -97,7 +100,8 @@ var DefaultSettings = Settings{
 	EvidenceGrace:       30 * time.Second,
 	HoldLimit:           DefaultHoldLimit,
 	ObserveMaxAge:       200 * time.Millisecond,
-	ObserveDetailMaxAge: time.Second,
+	ObserveDetailMaxAge: 5 * time.Second,
+	WatchProbeInterval:  500 * time.Millisecond,
 	Poll:                DefaultPollIntervals,
 
 	MaxReconcileRate: 50,

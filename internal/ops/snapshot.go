@@ -157,8 +157,9 @@ type Observer struct {
 	MaxAge time.Duration
 	// DetailMaxAge is how old a shared node list, log window or task list
 	// may be (at least MaxAge): the Watcher reads them again as soon as
-	// the cluster record changes, and otherwise once per DetailMaxAge
-	// (docs/operations-engine.md, "What an operation costs the backend").
+	// the cluster record or the newest event changes, and otherwise once
+	// per DetailMaxAge (docs/operations-engine.md, "What an operation costs
+	// the backend").
 	DetailMaxAge time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
@@ -229,6 +230,17 @@ func (o *Observer) Fresh(ctx context.Context, src Source, id string, need Needs)
 // record changed.
 func (o *Observer) freshDetail(ctx context.Context, src Source, id string, need Needs) (*Snapshot, error) {
 	return o.snapshot(ctx, src, id, need, o.MaxAge, -1)
+}
+
+// newestEvent returns the id of cluster id's newest log event, read now
+// with the smallest request the backend serves (limit 1): the Watcher's
+// change detector for what the cluster record does not show.
+func (o *Observer) newestEvent(ctx context.Context, src Source, id string) (string, error) {
+	raw, err := src.API.ClusterLogs(ctx, id, 1)
+	if err != nil || len(raw) == 0 {
+		return "", errors.Wrap(err, errReadLogs)
+	}
+	return parseEvent(raw[len(raw)-1]).ID, nil
 }
 
 func (o *Observer) detailMaxAge() time.Duration {

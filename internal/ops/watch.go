@@ -44,8 +44,12 @@ import (
 type Watcher struct {
 	// Observer makes the observations the watcher compares.
 	Observer *Observer
-	// Interval is how often a watched cluster is polled.
+	// Interval is how often a watched cluster's record is polled.
 	Interval time.Duration
+	// ProbeInterval is how often a watched cluster's newest event is
+	// probed when a waiter needs more than its record; zero probes at
+	// every poll.
+	ProbeInterval time.Duration
 	// Linger is how long an operation stays watched after it last asked.
 	Linger time.Duration
 	// Clock is the watcher's clock; the real one when nil.
@@ -72,7 +76,9 @@ type clusterWatch struct {
 	src     Source
 	id      string
 	waiters map[waiterKey]*waiter
-	record  string // the fingerprint of the cluster record last polled
+	record  string    // the fingerprint of the cluster record last polled
+	newest  string    // the newest event id last probed
+	probed  time.Time // when it was probed
 }
 
 // A waiterKey names one operation of one kind.
@@ -220,18 +226,33 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 	w.mu.Unlock()
 
 	// Tiered: the cluster record (one shared list per control plane) every
-	// Interval; the node list, log window and task list again at once when
-	// the record changed, otherwise once they are older than the
-	// Observer's DetailMaxAge.
+	// Interval, the newest event (one small read) every ProbeInterval; the
+	// node list, log window and task list again at once when either
+	// changed, otherwise once they are older than the Observer's
+	// DetailMaxAge.
 	snap, err := w.Observer.Snapshot(ctx, src, cw.id, need)
-	if err == nil {
+	if err == nil && (need.Nodes || need.Events || need.Tasks) {
 		w.mu.Lock()
 		record := fingerprint(snap, Needs{})
 		changed := cw.record != "" && cw.record != record
 		cw.record = record
+		probe := now.Sub(cw.probed) >= w.ProbeInterval
 		w.mu.Unlock()
-		if changed && (need.Nodes || need.Events || need.Tasks) {
+		if !changed && probe {
+			if newest, perr := w.Observer.newestEvent(ctx, src, cw.id); perr == nil {
+				w.mu.Lock()
+				changed = cw.newest != "" && cw.newest != newest
+				cw.newest, cw.probed = newest, now
+				w.mu.Unlock()
+			}
+		}
+		if changed {
 			snap, err = w.Observer.freshDetail(ctx, src, cw.id, need)
+		}
+		if err == nil && need.Events {
+			w.mu.Lock()
+			cw.newest = snap.LatestEventID()
+			w.mu.Unlock()
 		}
 	}
 	if err != nil {

@@ -39,6 +39,7 @@ type backendView struct {
 	mu      sync.Mutex
 	cluster sb.ClusterDTO
 	nodes   []sb.StorageNodeDTO
+	events  []sb.ClusterLogEntry // oldest first
 }
 
 func (b *backendView) set(f func(b *backendView)) {
@@ -58,6 +59,15 @@ func (b *backendView) api() *fake.MockClient {
 			b.mu.Lock()
 			defer b.mu.Unlock()
 			return append([]sb.StorageNodeDTO(nil), b.nodes...), nil
+		},
+		MockClusterLogs: func(_ context.Context, _ string, limit int) ([]sb.ClusterLogEntry, error) {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			evs := b.events
+			if limit > 0 && len(evs) > limit {
+				evs = evs[len(evs)-limit:]
+			}
+			return append([]sb.ClusterLogEntry(nil), evs...), nil
 		},
 	}
 }
@@ -204,7 +214,8 @@ func TestWatcherStopsPolling(t *testing.T) {
 }
 
 // TestWatcherTiers: the node list is read again at once when the cluster
-// record changed, and otherwise only once it is older than DetailMaxAge.
+// record or the newest event changed, and otherwise only once it is older
+// than DetailMaxAge.
 func TestWatcherTiers(t *testing.T) {
 	cases := map[string]struct {
 		reason string
@@ -214,7 +225,7 @@ func TestWatcherTiers(t *testing.T) {
 		nodeReads int
 	}{
 		"RecordUnchangedDetailYoung": {
-			reason: "While the cluster record shows nothing new, a node list younger than DetailMaxAge is not read again.",
+			reason: "While neither the cluster record nor the newest event shows anything new, a node list younger than DetailMaxAge is not read again (a change the backend does not log waits for the floor).",
 			change: func(b *backendView) { b.nodes[0].Status = sb.NodeOffline },
 			after:  500 * time.Millisecond, nodeReads: 1,
 		},
@@ -228,11 +239,19 @@ func TestWatcherTiers(t *testing.T) {
 			change: func(b *backendView) { b.cluster.Status = sb.ClusterDegraded },
 			after:  500 * time.Millisecond, nodeReads: 2,
 		},
+		"NewEvent": {
+			reason: "A new event (the backend logs every node status change) makes the node list be read again at once.",
+			change: func(b *backendView) {
+				b.nodes[0].Status = sb.NodeOffline
+				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "message": "Storage node status changed from online to offline"})
+			},
+			after: 500 * time.Millisecond, nodeReads: 2,
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
-				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}}
+				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
 			api := b.api()
 			reads := 0
 			list := api.MockListStorageNodes
