@@ -80,6 +80,7 @@ func byID(typ sbv1alpha1.ClusterOperationType) sbv1alpha1.ClusterOpsParameters {
 
 func TestClusterOpsExamples(t *testing.T) {
 	activate := exampleOps(sbv1alpha1.ClusterActivate)
+	activate.Activate = &sbv1alpha1.ActivateParameters{ExpectedNodes: new(int64(3))}
 
 	expand := exampleOps(sbv1alpha1.ClusterExpand)
 	expand.Expand = &sbv1alpha1.ExpandParameters{ExpectedNodes: new(int64(3))}
@@ -109,7 +110,7 @@ func TestClusterOpsExamples(t *testing.T) {
 		want sbv1alpha1.ClusterOpsParameters
 	}{
 		"Activate": {
-			reason: "The Activate example targets the quickstart cluster and gets the policy defaults.",
+			reason: "The Activate example targets the quickstart cluster, waits for its three nodes and gets the policy defaults.",
 			file:   "activate.yaml",
 			want:   activate,
 		},
