@@ -339,7 +339,7 @@ func (e *Engine) queue(ctx context.Context, r Run, t Target) (bool, error) {
 	pos := waiting.Position(o)
 	takeable := false
 	if pos == 1 {
-		if takeable, err = e.Lock.Takeable(ctx, t, o); err != nil {
+		if takeable, err = e.Lock.takeable(ctx, t, o); err != nil {
 			return false, errors.Wrap(err, errAcquire)
 		}
 	}

@@ -122,12 +122,12 @@ func holderGone(ctx context.Context, r client.Reader, ns string, ref *v1alpha1.O
 	return h.GetUID() != ref.UID || IsTerminal(h), nil
 }
 
-// Takeable reports whether o may take target's lock: it is free, o holds
+// takeable reports whether o may take target's lock: it is free, o holds
 // it, or its holder is gone. A holder the cache shows running is taken as
 // running without asking the API server: when it finishes, its release
 // changes the target and wakes o. Only a holder the cache shows gone is
 // confirmed with the API server.
-func (l *Lock) Takeable(ctx context.Context, t Target, o Object) (bool, error) {
+func (l *Lock) takeable(ctx context.Context, t Target, o Object) (bool, error) {
 	cur := t.GetActiveOperation()
 	if cur == nil || cur.UID == o.GetUID() {
 		return true, nil
@@ -150,7 +150,7 @@ func (l *Lock) Acquire(ctx context.Context, t Target, o Object) (bool, string, e
 	}
 	takenOver := ""
 	if cur != nil {
-		takeable, err := l.Takeable(ctx, t, o)
+		takeable, err := l.takeable(ctx, t, o)
 		if err != nil || !takeable {
 			return false, "", err
 		}
