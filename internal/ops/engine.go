@@ -810,12 +810,14 @@ func recordFor(o Object) v1alpha1.OperationRecord {
 }
 
 // observeFinished releases a lock a finished operation may still hold and
-// deletes the object once its TTL passed. It never calls the backend.
+// deletes the object once its TTL passed. It never calls the backend, and
+// asks the API server nothing: finish released the lock, confirmed, before
+// the finished status it reads was written.
 func (e *Engine) observeFinished(ctx context.Context, r Run) error {
 	o := r.Object
 	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
 	if st.StartedAt != nil && r.Target.Name != "" {
-		if err := e.Lock.Finish(ctx, r.Target, o, nil); err != nil {
+		if err := e.Lock.Release(ctx, r.Target, o); err != nil {
 			return errors.Wrap(err, errFinish)
 		}
 	}

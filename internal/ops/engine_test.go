@@ -772,6 +772,12 @@ func TestEngineObserve(t *testing.T) {
 			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute)), now: 2 * time.Minute},
 			want:   observeWant{noBackend: true},
 		},
+		"FinishedOutOfTheHistory": {
+			reason: "A finished operation whose record fell out of the cluster's bounded history, and which the cache shows not holding the lock, asks the API server nothing.",
+			args: observeArgs{cluster: storageCluster(), op: operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute)),
+				now: 2 * time.Minute, noAPIReads: true},
+			want: observeWant{noBackend: true},
+		},
 		"FinishedTTLPassed": {
 			reason: "A finished operation is deleted once its TTL passed.",
 			args: observeArgs{cluster: storageCluster(), now: time.Minute + time.Second,
@@ -810,6 +816,8 @@ type observeArgs struct {
 	holdLimit time.Duration
 	// disruptive makes the operation take DisruptionBudget slots.
 	disruptive bool
+	// noAPIReads makes every read from the API server (not the cache) fail.
+	noAPIReads bool
 }
 type observeWant struct {
 	trigger bool
@@ -843,6 +851,9 @@ func (tc observeCase) run(t *testing.T) {
 	}
 	e := newEngine(kube, &clock{now: t0.Add(tc.args.now)})
 	e.HoldLimit = tc.args.holdLimit
+	if tc.args.noAPIReads {
+		e.Lock.Reader = errReader{err: errors.New("the API server is not to be asked")}
+	}
 	o := getOp(t, kube, tc.args.op.GetName())
 	want := o.Status.AtProvider.OperationStatus.DeepCopy()
 	if tc.want.status != nil {

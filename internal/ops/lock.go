@@ -182,6 +182,24 @@ func RunningHolder(ctx context.Context, r client.Reader, t Target) (*v1alpha1.Op
 	return a, nil
 }
 
+// Release releases o's lock on the target when the cached copy shows o
+// holding it, and never asks the API server: it is for an operation whose
+// finished status was read, which Finish (confirming with the API server)
+// preceded.
+func (l *Lock) Release(ctx context.Context, key types.NamespacedName, o Object) error {
+	t, err := l.getTarget(ctx, key)
+	switch {
+	case kerrors.IsNotFound(err):
+		return nil
+	case err != nil:
+		return errors.Wrap(err, errGetTarget)
+	case !Holds(t, o):
+		return nil
+	}
+	t.SetActiveOperation(nil)
+	return errors.Wrap(l.Kube.Status().Update(ctx, t), errUpdateTarget)
+}
+
 // Finish releases o's lock on the target (if o holds it) and appends rec to
 // the target's bounded history (unless a record of o is already there), in
 // one write. A missing target is not an error: there is nothing to keep.

@@ -296,6 +296,50 @@ func TestFinishTrustsACachedRecord(t *testing.T) {
 	}
 }
 
+func TestRelease(t *testing.T) {
+	op1 := operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, 0))
+	mine := &v1alpha1.OperationReference{Name: "op1", UID: "uid-1", Kind: v1alpha1.ClusterOpsKind}
+	other := &v1alpha1.OperationReference{Name: "op2", UID: "uid-2", Kind: v1alpha1.ClusterOpsKind}
+	cases := map[string]struct {
+		reason  string
+		cluster *v1alpha1.StorageCluster
+		want    *v1alpha1.OperationReference
+	}{
+		"HeldByTheOperation": {
+			reason:  "A lock the cached copy shows the finished operation holding is released.",
+			cluster: storageCluster(lockedBy(mine)),
+		},
+		"HeldByAnother": {
+			reason:  "Another operation's lock is left alone.",
+			cluster: storageCluster(lockedBy(other)),
+			want:    other,
+		},
+		"Free": {
+			reason:  "A free lock whose target has no record of the operation (its record fell out of the bounded history) is not confirmed with the API server.",
+			cluster: storageCluster(),
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			kube := newKube(t, nil, op1.DeepCopy(), tc.cluster)
+			l := &Lock{Kube: kube, Reader: errReader{err: errors.New("boom")}, NewTarget: func() Target { return &v1alpha1.StorageCluster{} }}
+			if err := l.Release(context.Background(), targetKey, getOp(t, kube, "op1")); err != nil {
+				t.Fatalf("\n%s\nRelease(...): %v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.want, getCluster(t, kube).Status.AtProvider.ActiveOperation); diff != "" {
+				t.Errorf("\n%s\nRelease(...): -want lock, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+	t.Run("TargetGone", func(t *testing.T) {
+		kube := newKube(t, nil, op1.DeepCopy())
+		l := &Lock{Kube: kube, Reader: errReader{err: errors.New("boom")}, NewTarget: func() Target { return &v1alpha1.StorageCluster{} }}
+		if err := l.Release(context.Background(), targetKey, op1); err != nil {
+			t.Errorf("\nA target that is gone holds no lock.\nRelease(...): %v", err)
+		}
+	})
+}
+
 // staleGet is a client whose Get answers with an old copy of obj.
 type staleGet struct {
 	client.Client

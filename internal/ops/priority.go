@@ -20,6 +20,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -188,6 +189,41 @@ func Prioritized(r reconcile.Reconciler, kube client.Reader, newObject func() Ob
 		res.Priority = &p
 		return res, err
 	})
+}
+
+// Budgeted wraps an operation kind's reconciler in its reconcile budget
+// (limit, as crossplane-runtime's rate-limited reconciler does), except for
+// an operation that holds its lock or is next in line for it: their
+// reconciles decide how soon a finished action is seen and the next one
+// sent, and there is at most one of each per target. The budget holds back
+// the rest: queued operations' re-polls, finished ones, a burst of new ones.
+func Budgeted(name string, r reconcile.Reconciler, limit ratelimiter.RateLimiter, kube client.Reader, newObject func() Object) reconcile.Reconciler {
+	limited := ratelimiter.NewReconciler(name, r, limit)
+	return reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+		o := newObject()
+		if kube.Get(ctx, req.NamespacedName, o) == nil && exempt(ctx, kube, o) {
+			return r.Reconcile(ctx, req)
+		}
+		return limited.Reconcile(ctx, req)
+	})
+}
+
+// exempt reports whether o's reconcile is outside the budget: it holds its
+// lock, or it is the next in line on its target (held or free).
+func exempt(ctx context.Context, kube client.Reader, o Object) bool {
+	st := o.GetOperationStatus()
+	switch {
+	case running(st):
+		return true
+	case isTerminal(st.Phase), o.GetDeletionTimestamp() != nil:
+		return false
+	}
+	same, err := SameTarget(ctx, kube, o)
+	if err != nil {
+		return false
+	}
+	next := NextWaiting(same, nil)
+	return next != nil && next.GetUID() == o.GetUID()
 }
 
 // running reports whether an operation started and did not finish: it holds

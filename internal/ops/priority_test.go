@@ -224,3 +224,74 @@ func TestOperationEvents(t *testing.T) {
 		})
 	}
 }
+
+// exhausted is a reconcile budget with nothing left: every request waits.
+type exhausted struct{}
+
+func (exhausted) When(string) time.Duration { return time.Minute }
+func (exhausted) Forget(string)             {}
+func (exhausted) NumRequeues(string) int    { return 0 }
+
+func TestBudgeted(t *testing.T) {
+	first := operation(named("first", "uid-first"), createdAt(0))
+	second := operation(named("second", "uid-second"), createdAt(time.Second))
+	running := operation(named("running", "uid-running"), holding(0))
+	done := operation(named("done", "uid-done"), finished(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute))
+	cases := map[string]struct {
+		reason string
+		objs   []client.Object
+		name   string
+		want   bool // the inner reconciler runs although the budget is spent
+	}{
+		"HoldingTheLock": {
+			reason: "An operation holding its lock is reconciled outside the budget.",
+			objs:   []client.Object{running, second}, name: "running", want: true,
+		},
+		"NextInLine": {
+			reason: "The operation first in line on a free lock is reconciled outside the budget.",
+			objs:   []client.Object{first, second}, name: "first", want: true,
+		},
+		"QueuedBehindAnother": {
+			reason: "An operation queued behind another waits for the budget.",
+			objs:   []client.Object{first, second}, name: "second",
+		},
+		"NextWhileTheLockIsHeld": {
+			reason: "The next in line is reconciled outside the budget while the lock is held too: there is one per target, and the release must reach it at once.",
+			objs:   []client.Object{running, first}, name: "first", want: true,
+		},
+		"Finished": {
+			reason: "A finished operation waits for the budget.",
+			objs:   []client.Object{done}, name: "done",
+		},
+		"Gone": {
+			reason: "A request for an operation that is gone waits for the budget.",
+			name:   "gone",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := runtime.NewScheme()
+			if err := apis.AddToScheme(s); err != nil {
+				t.Fatal(err)
+			}
+			kube := crfake.NewClientBuilder().WithScheme(s).WithObjects(tc.objs...).
+				WithIndex(&v1alpha1.ClusterOps{}, IndexClusterOpsCluster, ClusterOpsKeys).Build()
+			ran := false
+			inner := reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+				ran = true
+				return reconcile.Result{}, nil
+			})
+			r := Budgeted("test", inner, exhausted{}, kube, func() Object { return &v1alpha1.ClusterOps{} })
+			res, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: testNS, Name: tc.name}})
+			if err != nil {
+				t.Fatalf("\n%s\nReconcile(...): %v", tc.reason, err)
+			}
+			if ran != tc.want {
+				t.Errorf("\n%s\nReconcile(...): inner reconciler ran %t, want %t", tc.reason, ran, tc.want)
+			}
+			if !tc.want && res.RequeueAfter != time.Minute {
+				t.Errorf("\n%s\nReconcile(...): requeue after %s, want the budget's 1m", tc.reason, res.RequeueAfter)
+			}
+		})
+	}
+}

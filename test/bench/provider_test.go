@@ -148,6 +148,9 @@ type procStats struct {
 	CPUSeconds float64 // user + system
 	RSSBytes   int64   // VmRSS
 	PeakBytes  int64   // VmHWM: the peak resident set since the start
+	// RSSAnonBytes and RSSFileBytes split VmRSS: the process's own memory
+	// (Go heap, stacks, runtime) and mapped files (the binary's text).
+	RSSAnonBytes, RSSFileBytes int64
 }
 
 // stats reads /proc/<pid>/stat and /proc/<pid>/status (Linux only; zeros
@@ -184,6 +187,10 @@ func (p *provider) stats() procStats {
 				s.RSSBytes = n * 1024
 			case "VmHWM":
 				s.PeakBytes = n * 1024
+			case "RssAnon":
+				s.RSSAnonBytes = n * 1024
+			case "RssFile":
+				s.RSSFileBytes = n * 1024
 			}
 		}
 		_ = f.Close()
@@ -395,6 +402,31 @@ func (p *provider) waitIdle(t *testing.T, controller string, n int, timeout time
 			if time.Now().After(deadline) {
 				t.Fatalf("%s: %.0f reconciles, %.0f queued after %s; want %d and none", controller, done, depth, timeout, n)
 			}
+		}
+		p.alive(t)
+		time.Sleep(time.Second)
+	}
+}
+
+// waitQuiet waits until the provider's controller has not reconciled for
+// quiet: the work queue's depth counts only ready requests, not those a
+// rate limit sent back with a delay, so idle by waitIdle can still have
+// reconciles to come.
+func (p *provider) waitQuiet(t *testing.T, controller string, quiet, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	last, since := -1.0, time.Now()
+	for {
+		if m, err := p.metrics(); err == nil {
+			if done := m.sumBy("controller_runtime_reconcile_total", "controller")[controller]; done != last {
+				last, since = done, time.Now()
+			}
+		}
+		if time.Since(since) >= quiet {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s still reconciling after %s", controller, timeout)
 		}
 		p.alive(t)
 		time.Sleep(time.Second)

@@ -47,12 +47,23 @@ type restResult struct {
 	BackendRequestsPerMinByTarget map[string]float64 `json:"backendRequestsPerMinuteByEndpoint"`
 	KubeRequestsPerMinute         float64            `json:"kubeRequestsPerMinute"`
 	KubeRequestsPerMinByVerb      map[string]float64 `json:"kubeRequestsPerMinuteByVerb"`
+	// KubeRequestsPerMinByKind: by "VERB resource[/sub]" (LIST and WATCH
+	// apart from GET).
+	KubeRequestsPerMinByKind map[string]float64 `json:"kubeRequestsPerMinuteByKind"`
 
 	ProviderCPUSeconds   float64  `json:"providerCpuSeconds"`
 	ProviderCPUPercent   float64  `json:"providerCpuPercent"`
 	ProviderRSSMiB       float64  `json:"providerRssMiB"`
 	ProviderWindowMaxMiB float64  `json:"providerWindowMaxRssMiB"`
 	ProviderPeakRSSMiB   float64  `json:"providerPeakRssMiB"`
+	// ProviderRSSAnonMiB and ProviderRSSFileMiB split the RSS at the end:
+	// the process's own memory and mapped files (the binary).
+	ProviderRSSAnonMiB float64 `json:"providerRssAnonMiB"`
+	ProviderRSSFileMiB float64 `json:"providerRssFileMiB"`
+	// GoHeapInuseMiB and GoHeapGoalMiB are the Go runtime's at the end:
+	// the heap's spans in use, and the size at which it collects next.
+	GoHeapInuseMiB float64 `json:"goHeapInuseMiB"`
+	GoHeapGoalMiB  float64 `json:"goHeapGoalMiB"`
 	Profiles             []string `json:"profiles,omitempty"`
 }
 
@@ -92,6 +103,7 @@ func runRest(t *testing.T) {
 	s.waitClustersSynced(p, m, sz.RestSetupTimeout)
 	w.waitTerminal(t, p, k, sz.RestSetupTimeout-time.Since(setupStart))
 	p.waitIdle(t, "managed/clusterops.simplyblock.m.crossplane.io", k, sz.RestSetupTimeout-time.Since(setupStart))
+	p.waitQuiet(t, "managed/clusterops.simplyblock.m.crossplane.io", 10*time.Second, sz.RestSetupTimeout-time.Since(setupStart))
 	setup := time.Since(setupStart)
 	r := &restResult{Clusters: m, Operations: k, SetupSeconds: secs(setup), Phases: map[string]int{}}
 	for _, rec := range w.records() {
@@ -106,7 +118,7 @@ func runRest(t *testing.T) {
 	r.SettleSeconds = secs(settle)
 
 	s.sim.ResetJournal()
-	k0, p0 := p.kubeRequests(t), p.stats()
+	k0, w0, p0 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats()
 	start := time.Now()
 	var profiles []string
 	var profWG sync.WaitGroup
@@ -125,7 +137,7 @@ func runRest(t *testing.T) {
 	}
 	window := time.Since(start)
 	journal := s.sim.Journal()
-	k1, p1 := p.kubeRequests(t), p.stats()
+	k1, w1, p1 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats()
 	profWG.Wait()
 	r.Profiles = profiles
 
@@ -139,11 +151,18 @@ func runRest(t *testing.T) {
 	kube := deltaCounts(k0, k1)
 	r.KubeRequestsPerMinByVerb = perUnit(kube, minutes)
 	r.KubeRequestsPerMinute = round3(sum(kube) / minutes)
+	byKind := deltaCounts(w0, w1)
+	r.KubeRequestsPerMinByKind = perUnit(byKind, minutes)
 	r.ProviderCPUSeconds = round3(p1.CPUSeconds - p0.CPUSeconds)
 	r.ProviderCPUPercent = round3(100 * (p1.CPUSeconds - p0.CPUSeconds) / window.Seconds())
 	r.ProviderRSSMiB = mib(p1.RSSBytes)
 	r.ProviderWindowMaxMiB = mib(max(windowMax, p1.RSSBytes))
 	r.ProviderPeakRSSMiB = mib(p1.PeakBytes)
+	r.ProviderRSSAnonMiB, r.ProviderRSSFileMiB = mib(p1.RSSAnonBytes), mib(p1.RSSFileBytes)
+	if m, err := p.metrics(); err == nil {
+		r.GoHeapInuseMiB = mib(int64(m.sumBy("go_memstats_heap_inuse_bytes", "")[""]))
+		r.GoHeapGoalMiB = mib(int64(m.sumBy("go_gc_heap_goal_bytes", "")[""]))
+	}
 	world.results.set(func(res *results) { res.Rest = r })
 
 	tb := &table{title: fmt.Sprintf("rest: %d StorageClusters + %d finished operations, window %s", m, k, window.Round(time.Second))}
@@ -158,13 +177,16 @@ func runRest(t *testing.T) {
 	tb.addCounts("backend", byEndpoint, minutes, "/min")
 	tb.add("API requests/min", r.KubeRequestsPerMinute)
 	tb.addCounts("API", kube, minutes, "/min")
+	tb.addCounts("API", byKind, minutes, "/min")
 	tb.add("provider CPU in window (s, %)", r.ProviderCPUSeconds, fmt.Sprintf("%.1f%%", r.ProviderCPUPercent))
 	tb.add("provider RSS at end / max in window (MiB)", r.ProviderRSSMiB, r.ProviderWindowMaxMiB)
 	tb.add("provider peak RSS incl. setup (MiB)", r.ProviderPeakRSSMiB)
+	tb.add("  RSS at end: own / mapped files (MiB)", r.ProviderRSSAnonMiB, r.ProviderRSSFileMiB)
+	tb.add("  Go heap in use / next GC goal (MiB)", r.GoHeapInuseMiB, r.GoHeapGoalMiB)
 	tb.print(t)
 
 	checkFields(t, r, "backendRequestsPerMinute", "storageClusterRequestsPerMinute", "operationRequestsPerMinute",
-		"backendRequestsPerMinuteByEndpoint", "kubeRequestsPerMinute", "kubeRequestsPerMinuteByVerb",
+		"backendRequestsPerMinuteByEndpoint", "kubeRequestsPerMinute", "kubeRequestsPerMinuteByVerb", "kubeRequestsPerMinuteByKind",
 		"providerCpuSeconds", "providerRssMiB", "providerPeakRssMiB")
 	if n := len(w.records()); n != k {
 		t.Errorf("watched %d operations, created %d", n, k)

@@ -21,7 +21,6 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -113,7 +112,8 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		return err
 	}
 	// Operations holding a lock are reconciled before queued and finished
-	// ones.
-	return b.Complete(ops.Prioritized(ratelimiter.NewReconciler(name, r, s.RateLimiter(o.GlobalRateLimiter)),
-		mgr.GetClient(), func() ops.Object { return k.New() }))
+	// ones, and outside the reconcile budget.
+	newOp := func() ops.Object { return k.New() }
+	return b.Complete(ops.Prioritized(ops.Budgeted(name, r, s.RateLimiter(o.GlobalRateLimiter), mgr.GetClient(), newOp),
+		mgr.GetClient(), newOp))
 }
