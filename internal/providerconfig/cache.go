@@ -45,6 +45,16 @@ type ClientCache struct {
 	clients map[string]simplyblock.API
 }
 
+// Clients is the provider's one client cache, shared by every controller:
+// one client, and one pool of connections, per control plane configuration.
+var Clients = &ClientCache{NewClient: NewClient}
+
+// Client returns the client for cfg; it is a NewClientFn.
+func (c *ClientCache) Client(cfg simplyblock.Config) (simplyblock.API, error) {
+	api, _, err := c.Get(cfg)
+	return api, err
+}
+
 // maxCachedClients bounds the cache; beyond it the cache starts afresh
 // (old configurations are normally rotated-away credentials).
 const maxCachedClients = 256

@@ -5,17 +5,14 @@
 package managedcontroller
 
 import (
-	"context"
-
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
 // Options returns the reconciler options shared by every managed-resource
@@ -40,24 +37,15 @@ func Options(mgr ctrl.Manager, o controller.Options, name string, list resource.
 		opts = append(opts, managed.WithMetricRecorder(o.MetricOptions.MRMetrics))
 	}
 	if o.MetricOptions.MRStateMetrics != nil {
-		r := statemetrics.NewMRStateRecorder(listWithoutCopies{Client: mgr.GetClient()}, o.Logger, o.MetricOptions.MRStateMetrics, list, o.MetricOptions.PollStateMetricInterval)
-		if err := mgr.Add(r); err != nil {
+		gvk, err := apiutil.GVKForObject(list, mgr.GetScheme())
+		if err != nil {
+			return nil, err
+		}
+		if err := mgr.Add(newStateRecorder(mgr.GetCache(), gvk, o.MetricOptions.MRStateMetrics, o.MetricOptions.PollStateMetricInterval)); err != nil {
 			return nil, err
 		}
 	}
 	return opts, nil
-}
-
-// listWithoutCopies lists from the cache without copying every object. The
-// state recorder only counts conditions; with thousands of finished
-// operations a copied list every few seconds was most of the provider's
-// garbage at rest.
-type listWithoutCopies struct {
-	client.Client
-}
-
-func (c listWithoutCopies) List(ctx context.Context, l client.ObjectList, opts ...client.ListOption) error {
-	return c.Client.List(ctx, l, append(opts, client.UnsafeDisableDeepCopy)...)
 }
 
 // Gated registers setup to run once the CRD of gvk is established

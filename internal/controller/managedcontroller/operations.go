@@ -89,7 +89,7 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[T]{
 		Kube:    mgr.GetClient(),
 		Usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),
-		Clients: &providerconfig.ClientCache{NewClient: providerconfig.NewClient},
+		Clients: providerconfig.Clients,
 		Engine:  engine,
 		Run:     k.Run,
 	}, s)...)

@@ -31,7 +31,7 @@ func Setup(mgr ctrl.Manager, o controller.Options) error {
 		Connector: providerconfig.Connector{
 			Kube:      mgr.GetClient(),
 			Usage:     resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),
-			NewClient: providerconfig.NewClient,
+			NewClient: providerconfig.Clients.Client,
 		},
 		Locks: mgr.GetAPIReader(),
 	}))
