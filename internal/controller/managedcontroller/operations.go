@@ -32,6 +32,7 @@ import (
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
+	"github.com/simplyblock/provider-simplyblock/internal/ownwrites"
 	"github.com/simplyblock/provider-simplyblock/internal/providerconfig"
 )
 
@@ -70,8 +71,11 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 	}
 	log := o.Logger.WithValues("controller", name)
 	watcher := sh.Watcher
-	kube := OperationClient(mgr.GetClient())
-	k.Lock.Kube, k.Lock.Reader = mgr.GetClient(), mgr.GetAPIReader()
+	// The operation, its lock and its slots are read no older than this
+	// controller last wrote them.
+	fresh := ownwrites.New(mgr.GetClient(), mgr.GetAPIReader())
+	kube := OperationClient(fresh)
+	k.Lock.Kube, k.Lock.Reader = fresh, mgr.GetAPIReader()
 	engine := &ops.Engine{
 		Kind:          k.GroupVersionKind.Kind,
 		Kube:          kube,
@@ -83,7 +87,7 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		EvidenceGrace: s.EvidenceGrace,
 		HoldLimit:     s.HoldLimit,
 		WindowNow:     s.WindowNow,
-		Budgets:       &ops.Budgets{Kube: mgr.GetClient(), Reader: mgr.GetAPIReader()},
+		Budgets:       &ops.Budgets{Kube: fresh, Reader: mgr.GetAPIReader()},
 	}
 	opts = append(opts, managed.WithRecorder(ops.Recorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))))
 	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[T]{
