@@ -51,20 +51,20 @@ type restResult struct {
 	// apart from GET).
 	KubeRequestsPerMinByKind map[string]float64 `json:"kubeRequestsPerMinuteByKind"`
 
-	ProviderCPUSeconds   float64  `json:"providerCpuSeconds"`
-	ProviderCPUPercent   float64  `json:"providerCpuPercent"`
-	ProviderRSSMiB       float64  `json:"providerRssMiB"`
-	ProviderWindowMaxMiB float64  `json:"providerWindowMaxRssMiB"`
-	ProviderPeakRSSMiB   float64  `json:"providerPeakRssMiB"`
+	ProviderCPUSeconds   float64 `json:"providerCpuSeconds"`
+	ProviderCPUPercent   float64 `json:"providerCpuPercent"`
+	ProviderRSSMiB       float64 `json:"providerRssMiB"`
+	ProviderWindowMaxMiB float64 `json:"providerWindowMaxRssMiB"`
+	ProviderPeakRSSMiB   float64 `json:"providerPeakRssMiB"`
 	// ProviderRSSAnonMiB and ProviderRSSFileMiB split the RSS at the end:
 	// the process's own memory and mapped files (the binary).
 	ProviderRSSAnonMiB float64 `json:"providerRssAnonMiB"`
 	ProviderRSSFileMiB float64 `json:"providerRssFileMiB"`
 	// GoHeapInuseMiB and GoHeapGoalMiB are the Go runtime's at the end:
 	// the heap's spans in use, and the size at which it collects next.
-	GoHeapInuseMiB float64 `json:"goHeapInuseMiB"`
-	GoHeapGoalMiB  float64 `json:"goHeapGoalMiB"`
-	Profiles             []string `json:"profiles,omitempty"`
+	GoHeapInuseMiB float64  `json:"goHeapInuseMiB"`
+	GoHeapGoalMiB  float64  `json:"goHeapGoalMiB"`
+	Profiles       []string `json:"profiles,omitempty"`
 }
 
 func runRest(t *testing.T) {
