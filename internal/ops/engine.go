@@ -811,8 +811,8 @@ func recordFor(o Object) v1alpha1.OperationRecord {
 
 // observeFinished releases a lock a finished operation may still hold and
 // deletes the object once its TTL passed. It never calls the backend, and
-// asks the API server nothing: finish released the lock, confirmed, before
-// the finished status it reads was written.
+// reads only through Kube: finish released the lock, confirmed, before the
+// finished status it reads was written.
 func (e *Engine) observeFinished(ctx context.Context, r Run) error {
 	o := r.Object
 	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()

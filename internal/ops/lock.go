@@ -182,10 +182,10 @@ func RunningHolder(ctx context.Context, r client.Reader, t Target) (*v1alpha1.Op
 	return a, nil
 }
 
-// Release releases o's lock on the target when the cached copy shows o
-// holding it, and never asks the API server: it is for an operation whose
-// finished status was read, which Finish (confirming with the API server)
-// preceded.
+// Release releases o's lock on the target when the copy read through Kube
+// shows o holding it, without confirming with Reader: it is for an
+// operation whose finished status was read, which Finish (confirming with
+// the API server) preceded.
 func (l *Lock) Release(ctx context.Context, key types.NamespacedName, o Object) error {
 	t, err := l.getTarget(ctx, key)
 	switch {
