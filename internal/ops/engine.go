@@ -112,6 +112,32 @@ type Run struct {
 	// Disruptive says the operation takes a slot of the DisruptionBudgets
 	// selecting its target before its first call.
 	Disruptive bool
+	// Decided carries, within one reconcile, the observation Observe
+	// decided a call on (made after the step started and after its last
+	// call) to Trigger, as the call's baseline; nil: Trigger reads the
+	// backend itself.
+	Decided *Decided
+}
+
+// A Decided is the observation a call was decided on, kept for the rest of
+// one reconcile (the managed reconciler's Observe, then Create or Delete).
+type Decided struct {
+	snap *Snapshot
+	need Needs
+}
+
+// For returns the kept observation when it covers need, else nil.
+func (d *Decided) For(need Needs) *Snapshot {
+	if d == nil || d.snap == nil || need.or(d.need) != d.need {
+		return nil
+	}
+	return d.snap
+}
+
+func (d *Decided) keep(s *Snapshot, need Needs) {
+	if d != nil {
+		d.snap, d.need = s, need
+	}
 }
 
 func (r Run) historyKey() types.NamespacedName {
@@ -427,7 +453,14 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 	if r.ChooseTargets != nil && len(st.Targets) == 0 {
 		need.Nodes = true
 	}
-	snap, err := e.Observer.Snapshot(ctx, r.Source, r.ClusterID, need)
+	// What a call decided on this observation needs for its baseline too
+	// (the newest event), so that Trigger need not read the backend again
+	// (Run.Decided); the watcher watches only what the step needs.
+	read := need
+	if int(st.Step) < len(steps) && steps[st.Step].Call != nil && st.Guard == nil {
+		read.Events = true
+	}
+	snap, err := e.Observer.Snapshot(ctx, r.Source, r.ClusterID, read)
 	if err != nil {
 		if expired {
 			return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
@@ -479,7 +512,7 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 	// now: a shared observation older than this step (and so, possibly,
 	// than the previous operation's last call) is not enough.
 	if snap.ObservedAt.Before(decideAfter(st)) {
-		fresh, err := e.Observer.Fresh(ctx, r.Source, r.ClusterID, need)
+		fresh, err := e.Observer.Fresh(ctx, r.Source, r.ClusterID, read)
 		if err != nil {
 			st.Message = truncate(fmt.Sprintf(errObserveMsg, err), 1000)
 			return false, nil
@@ -522,6 +555,9 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 	} else {
 		setPhase(st, v1alpha1.OperationRunning, ReasonInProgress, "%s: sending %s", step.Name, step.Path)
 	}
+	// The call is decided on snap, made after the step started and after
+	// its last call: it is the call's baseline.
+	r.Decided.keep(snap, read)
 	return true, nil
 }
 

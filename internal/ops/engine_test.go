@@ -1492,6 +1492,97 @@ func TestEngineDecidesOnFreshObservations(t *testing.T) {
 	}
 }
 
+// TestTriggerBaseline: a call's baseline is the fresh observation Observe
+// decided it on in the same reconcile (no second read of the backend); when
+// there is none, Trigger reads the backend itself.
+func TestTriggerBaseline(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		// shared seeds a shared observation made after the step started,
+		// which Observe then decides on without reading the backend.
+		shared bool
+		// stale seeds one made before the step started: Observe reads the
+		// backend again before deciding.
+		stale bool
+		// sameReconcile passes Observe's observation on to Trigger.
+		sameReconcile bool
+		wantBaseline  sb.ClusterStatus
+		wantReads     int // by Trigger
+	}{
+		"DecidedInTheSameReconcile": {
+			reason:        "Observe read the backend and decided the call on it: Trigger reads nothing and judges evidence against what Observe saw.",
+			sameReconcile: true,
+			wantBaseline:  sb.ClusterUnready, wantReads: 0,
+		},
+		"NoObservationPassedOn": {
+			reason:       "Without Observe's observation (another reconcile), Trigger reads the backend fresh (cluster list, log) for the baseline.",
+			wantBaseline: sb.ClusterSuspended, wantReads: 2,
+		},
+		"DecidedOnAFreshReadAfterAStaleOne": {
+			reason:        "The shared observation was older than the step: Observe read the backend again, decided on that, and Trigger uses it.",
+			stale:         true,
+			sameReconcile: true,
+			wantBaseline:  sb.ClusterUnready, wantReads: 0,
+		},
+		"DecidedOnASharedObservation": {
+			reason:        "Observe decided on a shared observation made after the step started: it is the baseline too, and Trigger reads nothing.",
+			shared:        true,
+			sameReconcile: true,
+			wantBaseline:  sb.ClusterUnready, wantReads: 0,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			op := operation(holding(10*time.Second), withOpStatus(func(st *v1alpha1.OperationStatus) { st.Progress = prog(0, 1, "activate") }))
+			kube := newKube(t, nil, storageCluster(lockedBy(lockOf(op, v1alpha1.OperationPending))), op)
+			clk := &clock{now: t0.Add(12 * time.Second)}
+			e := newEngine(kube, clk)
+			e.Observer = NewObserver(time.Hour)
+			e.Observer.Now = clk.Now
+			b := &backend{status: sb.ClusterUnready}
+			src := Source{Key: "test", API: b.api()}
+			if tc.shared || tc.stale {
+				if tc.stale {
+					clk.Advance(-3 * time.Second)
+				}
+				if _, err := e.Observer.Snapshot(ctx, src, testClusterID, Needs{Events: true}); err != nil {
+					t.Fatalf("cannot seed the shared observation: %v", err)
+				}
+				if tc.stale {
+					clk.Advance(3 * time.Second)
+				}
+			}
+
+			o := getOp(t, kube, op.GetName())
+			r := runOf(kube, o, b.api(), testStep())
+			r.Decided = &Decided{}
+			if due, err := e.Observe(ctx, r); err != nil || !due {
+				t.Fatalf("\n%s\nObserve(...) = %t, %v; want the call due", tc.reason, due, err)
+			}
+			// The backend moves on between Observe and Trigger.
+			b.set(sb.ClusterSuspended)
+			b.reads = 0
+			if !tc.sameReconcile {
+				r.Decided = nil
+			}
+			if err := e.Trigger(ctx, r); err != nil {
+				t.Fatalf("\n%s\nTrigger(...): %v", tc.reason, err)
+			}
+			g := o.Status.AtProvider.Guard
+			if g == nil || g.BaselineStatus != string(tc.wantBaseline) {
+				t.Errorf("\n%s\nTrigger(...): guard %+v, want baseline status %s", tc.reason, g, tc.wantBaseline)
+			}
+			if b.reads != tc.wantReads {
+				t.Errorf("\n%s\nTrigger(...) read the backend %d times, want %d", tc.reason, b.reads, tc.wantReads)
+			}
+			if diff := cmp.Diff([]string{"activate " + testClusterID}, b.sentCalls()); diff != "" {
+				t.Errorf("\n%s\nTrigger(...): -want, +got calls:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
 // TestEngineStaleCopy: a copy of an operation older than the API server's
 // (the cache lagging behind the operation's own last write, which finished
 // it) takes neither the lock nor a disruption slot.

@@ -95,7 +95,9 @@ func (r callResult) String() string {
 
 // Trigger sends the current step's call under the write-ahead guard:
 //
-//  1. observe the backend fresh, for the baseline evidence is judged against;
+//  1. observe the backend, for the baseline evidence is judged against: the
+//     observation Observe decided the call on in the same reconcile (made
+//     after the step started and after its last call), else a fresh one;
 //  2. persist the intent (guard outcome Intended) with optimistic
 //     concurrency, so a stale copy of the object can never send;
 //  3. send the call;
@@ -114,9 +116,13 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 	step := steps[st.Step]
 	crashPoint(o.GetNamespace(), o.GetName(), CrashBeforeIntent, st.Step)
 
-	snap, err := e.Observer.Fresh(ctx, r.Source, r.ClusterID, step.Needs.or(Needs{Events: true}))
-	if err != nil {
-		return errors.Wrap(err, errBaseline)
+	need := step.Needs.or(Needs{Events: true})
+	snap := r.Decided.For(need)
+	if snap == nil {
+		var err error
+		if snap, err = e.Observer.Fresh(ctx, r.Source, r.ClusterID, need); err != nil {
+			return errors.Wrap(err, errBaseline)
+		}
 	}
 	now := metav1.NewTime(e.now())
 	// Attempts count intents, so they survive a crash between intent and

@@ -64,7 +64,8 @@ type RunFunc[T Managed] func(ctx context.Context, kube client.Client, src Source
 
 // A Connector resolves an operation's provider config into a client (one
 // per configuration, shared through Clients) and hands the operation to
-// the engine.
+// the engine. Usage tracks the ProviderConfig usage of an operation that
+// its StorageCluster's usage does not cover (External.trackUsage).
 type Connector[T Managed] struct {
 	Kube    client.Client
 	Usage   resource.ModernTracker
@@ -75,9 +76,6 @@ type Connector[T Managed] struct {
 
 // Connect returns the external client of one reconcile.
 func (c *Connector[T]) Connect(ctx context.Context, o T) (managed.TypedExternalClient[T], error) {
-	if err := c.Usage.Track(ctx, o); err != nil {
-		return nil, errors.Wrap(err, errTrackUsage)
-	}
 	cfg, err := providerconfig.ClientConfig(ctx, c.Kube, o)
 	if err != nil {
 		return nil, err
@@ -86,18 +84,23 @@ func (c *Connector[T]) Connect(ctx context.Context, o T) (managed.TypedExternalC
 	if err != nil {
 		return nil, errors.Wrap(err, errNewClient)
 	}
-	return &External[T]{kube: c.Kube, engine: c.Engine, source: Source{Key: key, API: api}, run: c.Run}, nil
+	return &External[T]{kube: c.Kube, usage: c.Usage, engine: c.Engine, source: Source{Key: key, API: api}, run: c.Run}, nil
 }
 
 // An External is the external client of one reconcile of an operation.
 type External[T Managed] struct {
 	kube   client.Client
+	usage  resource.ModernTracker
 	engine *Engine
 	source Source
 	run    RunFunc[T]
 	// callDue is set by Observe of a deleted operation whose next call is
 	// due on its way to a safe point; Delete sends it.
 	callDue bool
+	// decided is the fresh observation Observe decided a call on; Create
+	// and Delete, later in the same reconcile, use it as the call's
+	// baseline.
+	decided Decided
 }
 
 // Observe advances the operation and says whether a backend call is due.
@@ -105,6 +108,10 @@ func (e *External[T]) Observe(ctx context.Context, o T) (managed.ExternalObserva
 	r, err := e.run(ctx, e.kube, e.source, o)
 	if err != nil {
 		return managed.ExternalObservation{}, err
+	}
+	r.Decided = &e.decided
+	if err := e.trackUsage(ctx, r, o); err != nil {
+		return managed.ExternalObservation{}, errors.Wrap(err, errTrackUsage)
 	}
 	if meta.WasDeleted(o) {
 		return e.observeDeleted(ctx, r, o)
@@ -116,12 +123,36 @@ func (e *External[T]) Observe(ctx context.Context, o T) (managed.ExternalObserva
 	return managed.ExternalObservation{ResourceExists: !due, ResourceUpToDate: true}, nil
 }
 
+// trackUsage records that o uses its ProviderConfig, before any call is
+// sent, unless the usage of the StorageCluster whose lock it takes records
+// the same ProviderConfig: an operation cannot run without that
+// StorageCluster, so its own usage would protect nothing more, and it would
+// cost a write and a cached object per operation (docs/operations-engine.md,
+// "What an operation costs the API server").
+func (e *External[T]) trackUsage(ctx context.Context, r Run, o T) error {
+	if r.Target.Name != "" {
+		t := e.engine.Lock.NewTarget()
+		err := e.kube.Get(ctx, r.Target, t)
+		if err != nil && !kerrors.IsNotFound(err) {
+			return err
+		}
+		if err == nil {
+			covered, err := providerconfig.CoveredBy(ctx, e.kube, t, o)
+			if err != nil || covered {
+				return err
+			}
+		}
+	}
+	return e.usage.Track(ctx, o)
+}
+
 // Create sends the current step's backend call under the guard.
 func (e *External[T]) Create(ctx context.Context, o T) (managed.ExternalCreation, error) {
 	r, err := e.run(ctx, e.kube, e.source, o)
 	if err != nil {
 		return managed.ExternalCreation{}, err
 	}
+	r.Decided = &e.decided
 	return managed.ExternalCreation{}, e.engine.Trigger(ctx, r)
 }
 
@@ -167,6 +198,7 @@ func (e *External[T]) Delete(ctx context.Context, o T) (managed.ExternalDelete, 
 	if err != nil {
 		return managed.ExternalDelete{}, err
 	}
+	r.Decided = &e.decided
 	return managed.ExternalDelete{}, e.engine.Trigger(ctx, r)
 }
 
@@ -234,8 +266,19 @@ type targetResolver struct {
 }
 
 // ResolveReferences resolves mg's references, tolerating missing targets.
+// Until mg has its finalizer it resolves them in memory only: the
+// reconciler adds the finalizer after Observe with an update of the whole
+// object, which writes the resolved target too, before any backend call;
+// a write of its own would be one more API write per operation.
 func (r targetResolver) ResolveReferences(ctx context.Context, mg resource.Managed) error {
-	err := managed.NewAPISimpleReferenceResolver(r.kube).ResolveReferences(ctx, mg)
+	var err error
+	if rr, ok := mg.(interface {
+		ResolveReferences(ctx context.Context, r client.Reader) error
+	}); ok && !meta.FinalizerExists(mg, managed.FinalizerName) {
+		err = rr.ResolveReferences(ctx, r.kube)
+	} else {
+		err = managed.NewAPISimpleReferenceResolver(r.kube).ResolveReferences(ctx, mg)
+	}
 	if err != nil && targetMissing(err) {
 		return nil
 	}

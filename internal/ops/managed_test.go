@@ -23,11 +23,15 @@ import (
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
 
@@ -57,6 +61,77 @@ func (r *events) count(reason string) int {
 	return n
 }
 
+// noUsage is a usage tracker that records nothing.
+var noUsage = resource.ModernTrackerFn(func(context.Context, resource.ModernManaged) error { return nil })
+
+func TestTrackUsage(t *testing.T) {
+	pc := &xpv2.ProviderConfigReference{Kind: "ProviderConfig", Name: "sim"}
+	// clusterUsage is the usage crossplane-runtime keeps for the
+	// StorageCluster with UID "sc-uid", recording ProviderConfig name.
+	clusterUsage := func(name string) *apisv1alpha1.ProviderConfigUsage {
+		u := &apisv1alpha1.ProviderConfigUsage{}
+		u.SetNamespace(testNS)
+		u.SetName("sc-uid")
+		u.ProviderConfigReference = xpv2.ProviderConfigReference{Kind: "ProviderConfig", Name: name}
+		return u
+	}
+	withUID := func(c *v1alpha1.StorageCluster) { c.SetUID("sc-uid") }
+	cases := map[string]struct {
+		reason  string
+		objects []client.Object
+		target  bool // the run names the StorageCluster
+		tracked bool
+	}{
+		"CoveredByTheStorageCluster": {
+			reason:  "The StorageCluster's usage records the operation's ProviderConfig: the operation writes none of its own.",
+			objects: []client.Object{storageCluster(withUID), clusterUsage("sim")},
+			target:  true,
+			tracked: false,
+		},
+		"StorageClusterOnAnotherProviderConfig": {
+			reason:  "The StorageCluster uses another ProviderConfig: the operation tracks its own usage.",
+			objects: []client.Object{storageCluster(withUID), clusterUsage("other")},
+			target:  true,
+			tracked: true,
+		},
+		"StorageClusterWithoutUsage": {
+			reason:  "A StorageCluster with no usage (yet) covers nothing.",
+			objects: []client.Object{storageCluster(withUID)},
+			target:  true,
+			tracked: true,
+		},
+		"NoTargetYet": {
+			reason:  "An operation whose target is not known yet tracks its own usage.",
+			target:  false,
+			tracked: true,
+		},
+		"TargetGone": {
+			reason:  "An operation whose StorageCluster does not exist tracks its own usage.",
+			target:  true,
+			tracked: true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			o := operation(func(o *v1alpha1.ClusterOps) { o.SetProviderConfigReference(pc) })
+			kube := newKube(t, nil, append(tc.objects, o)...)
+			tracked := false
+			x := &External[*v1alpha1.ClusterOps]{kube: kube, engine: newEngine(kube, &clock{now: t0}),
+				usage: resource.ModernTrackerFn(func(context.Context, resource.ModernManaged) error { tracked = true; return nil })}
+			r := Run{Object: o}
+			if tc.target {
+				r.Target = types.NamespacedName{Namespace: testNS, Name: testTarget}
+			}
+			if err := x.trackUsage(context.Background(), r, o); err != nil {
+				t.Fatalf("\n%s\ntrackUsage(...): %v", tc.reason, err)
+			}
+			if tracked != tc.tracked {
+				t.Errorf("\n%s\ntrackUsage(...) tracked the operation's own usage: %t, want %t", tc.reason, tracked, tc.tracked)
+			}
+		})
+	}
+}
+
 // TestExternalStopsDeletedOperation drives a deleted two-step operation
 // through External as the managed reconciler does: Observe, then Delete
 // while the resource "exists", then the reconciler's status write. The
@@ -80,7 +155,7 @@ func TestExternalStopsDeletedOperation(t *testing.T) {
 	reconcile := func(what string) bool {
 		t.Helper()
 		o := getOp(t, kube, "op1")
-		x := &External[*v1alpha1.ClusterOps]{kube: kube, engine: e, source: Source{Key: "test", API: api},
+		x := &External[*v1alpha1.ClusterOps]{kube: kube, engine: e, source: Source{Key: "test", API: api}, usage: noUsage,
 			run: func(_ context.Context, kube client.Client, src Source, o *v1alpha1.ClusterOps) (Run, error) {
 				return runOf(kube, o, src.API, plan...), nil
 			}}

@@ -118,13 +118,16 @@ var DefaultPollIntervals = PollIntervals{
 	Waiting: 30 * time.Second, Watched: 5 * time.Second, Jitter: 0.1,
 }
 
-// finishedPoll is the requeue of a finished operation without a TTL: it is
-// never polled against the backend; this only keeps the object observed.
+// finishedPoll is the longest requeue of a finished operation whose TTL
+// runs out later: it is looked at again then. A finished operation without
+// a TTL is not requeued at all: it never reads the backend, its own writes
+// and the cache's resync (--sync) reconcile it again, and each requeued
+// operation holds a queue entry for as long as it exists.
 const finishedPoll = 24 * time.Hour
 
 // Hook returns the poll-interval hook for crossplane-runtime's managed
 // reconciler: fast while running, slower while waiting, and not at all
-// (only the TTL) once finished.
+// (only the TTL; 0 is no requeue) once finished.
 func (pi PollIntervals) Hook(now func() time.Time) func(o Object, _ time.Duration) time.Duration {
 	if now == nil {
 		now = time.Now
@@ -134,7 +137,7 @@ func (pi PollIntervals) Hook(now func() time.Time) func(o Object, _ time.Duratio
 		switch {
 		case isTerminal(st.Phase):
 			if pol.TTLSecondsAfterFinished == nil || st.CompletedAt == nil {
-				return finishedPoll
+				return 0
 			}
 			left := st.CompletedAt.Add(Seconds(*pol.TTLSecondsAfterFinished)).Sub(now())
 			if left >= finishedPoll {

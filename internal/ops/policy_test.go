@@ -151,21 +151,21 @@ func TestPollIntervalsHook(t *testing.T) {
 		want   time.Duration
 	}{
 		"TerminalWithoutTTL": {
-			reason: "A finished operation without a TTL is only requeued once a day; it is never polled against the backend.",
+			reason: "A finished operation without a TTL is not requeued (0): it is never polled against the backend, and holds no queue entry.",
 			args: args{pi: pi, status: v1alpha1.OperationStatus{Phase: v1alpha1.OperationSucceeded, StartedAt: at(-time.Hour),
 				CompletedAt: at(-time.Minute)}},
-			want: 24 * time.Hour,
+			want: 0,
 		},
 		"FailedWithoutTTL": {
 			reason: "A failed operation is terminal too.",
 			args:   args{pi: pi, status: v1alpha1.OperationStatus{Phase: v1alpha1.OperationFailed, CompletedAt: at(-time.Minute)}},
-			want:   24 * time.Hour,
+			want:   0,
 		},
 		"TerminalWithTTLWithoutCompletedAt": {
-			reason: "A TTL cannot run without a completion time, so the daily requeue applies.",
+			reason: "A TTL cannot run without a completion time: no requeue, as without a TTL.",
 			args: args{pi: pi, status: v1alpha1.OperationStatus{Phase: v1alpha1.OperationSucceeded},
 				policy: v1alpha1.OperationPolicy{TTLSecondsAfterFinished: ptr.To[int64](60)}},
-			want: 24 * time.Hour,
+			want: 0,
 		},
 		"TerminalWithTTL": {
 			reason: "A finished operation with a TTL is requeued just after the TTL's remaining time.",

@@ -84,9 +84,13 @@ type burstResult struct {
 	KubeWritesPerOp       float64            `json:"kubeWritesPerOp"`
 	KubeWritesPerOpByKind map[string]float64 `json:"kubeWritesPerOpByKind"`
 
-	ProviderCPUSeconds float64  `json:"providerCpuSeconds"`
-	ProviderPeakRSSMiB float64  `json:"providerPeakRssMiB"`
-	Profiles           []string `json:"profiles,omitempty"`
+	ProviderCPUSeconds float64 `json:"providerCpuSeconds"`
+	ProviderPeakRSSMiB float64 `json:"providerPeakRssMiB"`
+	// ControlPlaneCPUSeconds: the CPU seconds the envtest kube-apiserver
+	// and etcd used over the burst (the machine has as many seconds per
+	// second as cores; MakespanSeconds is the wall time).
+	ControlPlaneCPUSeconds map[string]float64 `json:"controlPlaneCpuSeconds"`
+	Profiles               []string           `json:"profiles,omitempty"`
 }
 
 func runBurst(t *testing.T) {
@@ -107,7 +111,7 @@ func runBurst(t *testing.T) {
 	go s.pollRebalancing(ctx, ids, 10*time.Millisecond)
 
 	s.sim.ResetJournal()
-	k0, w0, p0 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats()
+	k0, w0, p0, cp0 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), controlPlaneCPU()
 	var profiles []string
 	var profWG sync.WaitGroup
 	if sz.Pprof {
@@ -129,7 +133,7 @@ func runBurst(t *testing.T) {
 	createdIn := time.Since(t0)
 	w.waitTerminal(t, p, n*len(burstTypes), sz.BurstTimeout)
 	journal := s.sim.Journal()
-	k1, w1, p1 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats()
+	k1, w1, p1, cp1 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), controlPlaneCPU()
 	stopPoll()
 	profWG.Wait()
 
@@ -238,6 +242,10 @@ func runBurst(t *testing.T) {
 	r.KubeWritesPerOp = round3(sum(writes) / ops)
 	r.KubeWritesPerOpByKind = perUnit(writes, ops)
 	r.ProviderCPUSeconds = round3(p1.CPUSeconds - p0.CPUSeconds)
+	r.ControlPlaneCPUSeconds = map[string]float64{}
+	for name, cpu := range cp1 {
+		r.ControlPlaneCPUSeconds[name] = round3(cpu - cp0[name])
+	}
 	r.ProviderPeakRSSMiB = mib(p1.PeakBytes)
 	world.results.set(func(res *results) { res.Burst = r })
 
@@ -269,6 +277,9 @@ func runBurst(t *testing.T) {
 	tb.addCounts("API", byKind, ops, "/op")
 	tb.add("API writes per op", r.KubeWritesPerOp)
 	tb.add("provider CPU (s)", r.ProviderCPUSeconds)
+	for _, name := range sortedKeys(r.ControlPlaneCPUSeconds) {
+		tb.add(name+" CPU (s)", r.ControlPlaneCPUSeconds[name])
+	}
 	tb.add("provider peak RSS (MiB)", r.ProviderPeakRSSMiB)
 	tb.print(t)
 

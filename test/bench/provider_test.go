@@ -143,6 +143,60 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
+// cpuSeconds reads the user and system CPU time of process pid and its
+// parent's pid from /proc/<pid>/stat (Linux only).
+func cpuSeconds(pid int) (float64, int) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0
+	}
+	// The command (field 2) is in parentheses and may hold spaces.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0, 0
+	}
+	f := strings.Fields(string(b)[i+1:])
+	// f[0] is field 3 (state), f[1] the parent's pid; utime and stime are
+	// fields 14 and 15.
+	if len(f) <= 12 {
+		return 0, 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	u, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return (u + st) / clockTicks, ppid
+}
+
+// controlPlaneCPU returns the CPU seconds used so far by the envtest
+// kube-apiserver and etcd this test binary started (its children), by
+// command name.
+func controlPlaneCPU() map[string]float64 {
+	out := map[string]float64{}
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		return out
+	}
+	self := os.Getpid()
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+		if err != nil {
+			continue
+		}
+		name := strings.TrimSpace(string(comm))
+		if name != "kube-apiserver" && name != "etcd" {
+			continue
+		}
+		if cpu, ppid := cpuSeconds(pid); ppid == self {
+			out[name] += cpu
+		}
+	}
+	return out
+}
+
 // procStats are the provider's resource use so far.
 type procStats struct {
 	CPUSeconds float64 // user + system
@@ -158,18 +212,7 @@ type procStats struct {
 func (p *provider) stats() procStats {
 	var s procStats
 	pid := p.cmd.Process.Pid
-	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
-		// The command (field 2) is in parentheses and may hold spaces.
-		if i := strings.LastIndexByte(string(b), ')'); i > 0 {
-			f := strings.Fields(string(b)[i+1:])
-			// f[0] is field 3 (state); utime and stime are fields 14 and 15.
-			if len(f) > 12 {
-				u, _ := strconv.ParseFloat(f[11], 64)
-				st, _ := strconv.ParseFloat(f[12], 64)
-				s.CPUSeconds = (u + st) / clockTicks
-			}
-		}
-	}
+	s.CPUSeconds, _ = cpuSeconds(pid)
 	if f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {

@@ -89,7 +89,12 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		WindowNow:     s.WindowNow,
 		Budgets:       &ops.Budgets{Kube: fresh, Reader: mgr.GetAPIReader()},
 	}
-	opts = append(opts, managed.WithRecorder(ops.Recorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))))
+	opts = append(opts, managed.WithRecorder(ops.Recorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))),
+		// The finalizer goes through the operation client too: its update
+		// also writes the resolved target (ops.ReconcilerOptions), and the
+		// client recognises the reconciler's create-pending update after it
+		// without reading the object again.
+		managed.WithFinalizer(KeepStatus(resource.NewAPIFinalizer(kube, managed.FinalizerName))))
 	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[T]{
 		Kube:    mgr.GetClient(),
 		Usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),

@@ -65,19 +65,78 @@ func OperationClient(c client.Client) client.Client {
 }
 
 func newOperationClient(c client.Client, now func() time.Time) client.Client {
-	return operationClient{Client: c, last: &lastWrites{byUID: map[types.UID]lastWrite{}, now: now}}
+	return operationClient{Client: c, last: &lastWrites{byUID: map[types.UID]lastWrite{}, now: now}, updated: &lastUpdates{byUID: map[types.UID]lastUpdate{}}}
 }
 
 type operationClient struct {
 	client.Client
-	last *lastWrites
+	last    *lastWrites
+	updated *lastUpdates
 }
 
 func (c operationClient) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
-	if len(opts) == 0 && onlyCreatePendingChanged(ctx, c.Client, obj) {
+	if len(opts) == 0 && (c.updated.onlyCreatePendingChanged(obj) || onlyCreatePendingChanged(ctx, c.Client, obj)) {
 		return nil
 	}
-	return c.Client.Update(ctx, obj, opts...)
+	if err := c.Client.Update(ctx, obj, opts...); err != nil {
+		return err
+	}
+	c.updated.remember(obj)
+	return nil
+}
+
+// lastUpdates remembers, per operation, the resource version and the hash
+// of the object (without its status and the create-pending annotation) of
+// its last Update through the client: the reconciler's create-pending
+// update right after the finalizer was added in the same reconcile is
+// recognised without waiting for the cache to show the finalizer's write.
+type lastUpdates struct {
+	mu    sync.Mutex
+	byUID map[types.UID]lastUpdate
+}
+
+type lastUpdate struct {
+	resourceVersion string
+	hash            uint64
+}
+
+func (l *lastUpdates) remember(obj client.Object) {
+	h, ok := objectHash(obj)
+	if _, isOp := obj.(ops.Object); !isOp || !ok || obj.GetResourceVersion() == "" {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.byUID) >= maxRemembered {
+		l.byUID = map[types.UID]lastUpdate{}
+	}
+	l.byUID[obj.GetUID()] = lastUpdate{resourceVersion: obj.GetResourceVersion(), hash: h}
+}
+
+// onlyCreatePendingChanged reports whether obj is the operation as this
+// client last updated it, but for the create-pending annotation.
+func (l *lastUpdates) onlyCreatePendingChanged(obj client.Object) bool {
+	if _, ok := obj.(ops.Object); !ok || obj.GetResourceVersion() == "" || obj.GetAnnotations()[meta.AnnotationKeyExternalCreatePending] == "" {
+		return false
+	}
+	l.mu.Lock()
+	u, ok := l.byUID[obj.GetUID()]
+	l.mu.Unlock()
+	if !ok || u.resourceVersion != obj.GetResourceVersion() {
+		return false
+	}
+	h, ok := objectHash(obj)
+	return ok && h == u.hash
+}
+
+// objectHash hashes obj without its status and create-pending annotation.
+func objectHash(obj client.Object) (uint64, bool) {
+	u, err := withoutStatusAndCreatePending(obj)
+	if err != nil {
+		return 0, false
+	}
+	h, err := hashJSON(u)
+	return h, err == nil
 }
 
 func (c operationClient) Status() client.SubResourceWriter {

@@ -78,6 +78,32 @@ func TestOperationClient(t *testing.T) {
 			},
 			want: want{updates: 1},
 		},
+		"CreatePendingAfterOwnFinalizerUpdate": {
+			reason: "The create-pending update right after the client's own finalizer update (the cache still behind it) is not sent.",
+			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
+				meta.AddFinalizer(op, "example.org/f")
+				op.Spec.ForProvider.ClusterID = "resolved-id"
+				if err := c.Update(ctx, op); err != nil {
+					return err
+				}
+				meta.SetExternalCreatePending(op, metav1.Now().Time)
+				return c.Update(ctx, op)
+			},
+			want: want{updates: 1},
+		},
+		"ChangeAfterOwnUpdate": {
+			reason: "An update that changes more than the annotation after the client's own update is sent.",
+			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
+				meta.AddFinalizer(op, "example.org/f")
+				if err := c.Update(ctx, op); err != nil {
+					return err
+				}
+				meta.SetExternalCreatePending(op, metav1.Now().Time)
+				op.Spec.ForProvider.Cancel = true
+				return c.Update(ctx, op)
+			},
+			want: want{updates: 2},
+		},
 		"ReconcilerWriteAfterCreate": {
 			reason: "After the engine's outcome write, the reconciler's own write (Creating, with the cache still behind) changes nothing and is not sent; Ready stays the engine's.",
 			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
