@@ -90,11 +90,11 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		Budgets:       &ops.Budgets{Kube: fresh, Reader: mgr.GetAPIReader()},
 	}
 	opts = append(opts, managed.WithRecorder(ops.Recorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))),
-		// The finalizer goes through the operation client too: its update
-		// also writes the resolved target (ops.ReconcilerOptions), and the
-		// client recognises the reconciler's create-pending update after it
-		// without reading the object again.
-		managed.WithFinalizer(KeepStatus(resource.NewAPIFinalizer(kube, managed.FinalizerName))))
+		// The finalizer's update also writes the resolved target
+		// (ops.ReconcilerOptions); the operation client recognises the
+		// reconciler's create-pending update after it without reading the
+		// object again.
+		managed.WithFinalizer(KeepStatus(resource.NewAPIFinalizer(WritingThrough(kube, mgr.GetClient()), managed.FinalizerName))))
 	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[T]{
 		Kube:    mgr.GetClient(),
 		Usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),
