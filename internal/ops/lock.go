@@ -23,6 +23,7 @@ import (
 	"github.com/pkg/errors"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
@@ -211,9 +212,29 @@ func (l *Lock) Finish(ctx context.Context, key types.NamespacedName, o Object, r
 // lock: the record is written first, then the lock released, so a crash in
 // between leaves a lock whose holder is finished (and is taken over).
 func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord) error {
+	// Another writer of the target's status (its own controller's drift
+	// check) makes a write conflict now and then: it is tried again at
+	// once on a copy read from the API server, rather than left to the
+	// operation's next reconcile, which a deleted operation's growing
+	// requeue backoff can put a minute away.
+	fresh := false
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		err := l.finishIn(ctx, lockKey, historyKey, o, rec, fresh)
+		fresh = true
+		return err
+	})
+}
+
+// finishIn is one attempt of FinishIn; fresh reads the objects from the
+// API server instead of the cache.
+func (l *Lock) finishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord, fresh bool) error {
+	read := client.Reader(l.Kube)
+	if fresh && l.Reader != nil {
+		read = l.Reader
+	}
 	if historyKey != lockKey && historyKey.Name != "" {
 		h := l.newHistory()
-		err := l.Kube.Get(ctx, historyKey, h)
+		err := read.Get(ctx, historyKey, h)
 		switch {
 		case kerrors.IsNotFound(err):
 		case err != nil:
@@ -232,7 +253,8 @@ func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.Namespace
 		}
 		rec = nil
 	}
-	t, err := l.getTarget(ctx, lockKey)
+	t := l.NewTarget()
+	err := read.Get(ctx, lockKey, t)
 	if kerrors.IsNotFound(err) {
 		return nil
 	}
@@ -242,20 +264,20 @@ func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.Namespace
 	// A cached copy that has o's record shows the write that released o's
 	// lock (release and record are one write when they share an object).
 	released := historyKey == lockKey && RecordOf(t, o.GetUID()) != nil
-	if !Holds(t, o) && l.Reader != nil && !released {
+	if !Holds(t, o) && l.Reader != nil && !released && !fresh {
 		// The cache may not show a lock taken moments ago (an operation
 		// whose only call is answered at once finishes right after taking
 		// it): confirm with the API server before concluding there is
 		// nothing to release, or the operation would end with its lock
 		// still held.
-		fresh := l.NewTarget()
-		switch err := l.Reader.Get(ctx, lockKey, fresh); {
+		current := l.NewTarget()
+		switch err := l.Reader.Get(ctx, lockKey, current); {
 		case kerrors.IsNotFound(err):
 			return nil
 		case err != nil:
 			return errors.Wrap(err, errGetTarget)
 		}
-		t = fresh
+		t = current
 	}
 	changed := false
 	if Holds(t, o) {

@@ -26,8 +26,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/pkg/errors"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 )
@@ -282,6 +285,57 @@ func TestFinishConfirmsWithTheAPIServer(t *testing.T) {
 	}
 	if a := getCluster(t, api).Status.AtProvider.ActiveOperation; a != nil {
 		t.Errorf("\nA lock the cache does not show yet is still released (the API server is asked).\nlock after Finish: %+v", a)
+	}
+}
+
+func TestFinishRetriesAConflict(t *testing.T) {
+	cases := map[string]struct {
+		reason    string
+		conflicts int // the target's status writes that conflict first
+		wantErr   bool
+	}{
+		"OneConflict": {
+			reason:    "A write of the target's status that conflicts with another writer's is tried again at once on a fresh copy: the lock is released and the record written in the same Finish.",
+			conflicts: 1,
+		},
+		"NoConflict": {
+			reason: "Without a conflict the target is written once.",
+		},
+		"ConflictsPersist": {
+			reason:    "A conflict on every attempt is returned after the retries.",
+			conflicts: 100,
+			wantErr:   true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			op1 := operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, 0))
+			left := tc.conflicts
+			kube := newKube(t, &interceptor.Funcs{
+				SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+					if _, ok := obj.(*v1alpha1.StorageCluster); ok && left > 0 {
+						left--
+						return kerrors.NewConflict(schema.GroupResource{Resource: "storageclusters"}, obj.GetName(), errors.New("the object has been modified"))
+					}
+					return c.SubResource(sub).Update(ctx, obj, opts...)
+				},
+			}, op1.DeepCopy(), storageCluster(lockedBy(lockOf(op1, v1alpha1.OperationRunning))))
+			rec := recordFor(op1)
+			err := newLock(kube).Finish(context.Background(), targetKey, getOp(t, kube, "op1"), &rec)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("\n%s\nFinish(...): %v, want error %t", tc.reason, err, tc.wantErr)
+			}
+			if tc.wantErr {
+				return
+			}
+			c := getCluster(t, kube)
+			if a := c.Status.AtProvider.ActiveOperation; a != nil {
+				t.Errorf("\n%s\nlock after Finish: %+v, want released", tc.reason, a)
+			}
+			if RecordOf(c, op1.GetUID()) == nil {
+				t.Errorf("\n%s\nno history record after Finish", tc.reason)
+			}
+		})
 	}
 }
 

@@ -236,7 +236,11 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 		record := fingerprint(snap, Needs{})
 		changed := cw.record != "" && cw.record != record
 		cw.record = record
-		probe := now.Sub(cw.probed) >= w.ProbeInterval
+		// The newest event shows cluster and node status changes (the
+		// backend logs those), not task changes: a waiter on tasks alone
+		// (a rebalance) learns of them from the record (is_re_balancing)
+		// or at the detail floor, and is not probed for.
+		probe := (need.Nodes || need.Events) && now.Sub(cw.probed) >= w.ProbeInterval
 		w.mu.Unlock()
 		if !changed && probe {
 			if newest, perr := w.Observer.newestEvent(ctx, src, cw.id); perr == nil {

@@ -275,3 +275,60 @@ func TestWatcherTiers(t *testing.T) {
 		})
 	}
 }
+
+func TestWatcherProbes(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		need   Needs
+		probes int
+	}{
+		"Nodes": {
+			reason: "A waiter on node states is probed for the newest event (the backend logs node status changes) at every poll past ProbeInterval.",
+			need:   Needs{Nodes: true},
+			probes: 3,
+		},
+		"Events": {
+			reason: "A waiter on events is probed too.",
+			need:   Needs{Events: true},
+			probes: 3,
+		},
+		"TasksOnly": {
+			reason: "A waiter on tasks alone is not probed: task changes are not logged; the record (is_re_balancing) and the detail floor show them.",
+			need:   Needs{Tasks: true},
+			probes: 0,
+		},
+		"RecordOnly": {
+			reason: "A waiter on the cluster record alone reads nothing but the shared list.",
+			probes: 0,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
+				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+			api := b.api()
+			probes := 0
+			logs := api.MockClusterLogs
+			api.MockClusterLogs = func(ctx context.Context, id string, limit int) ([]sb.ClusterLogEntry, error) {
+				if limit == 1 {
+					probes++
+				}
+				return logs(ctx, id, limit)
+			}
+			api.MockListTasks = func(context.Context, string) ([]sb.TaskDTO, error) { return nil, nil }
+			w, clk, _ := newTestWatcher(time.Minute)
+			w.ProbeInterval = 500 * time.Millisecond
+			w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Hour, Now: clk.Now}
+			ctx := context.Background()
+			w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", tc.need, &Snapshot{Cluster: b.cluster},
+				types.NamespacedName{Namespace: "ns", Name: "op"})
+			for range 3 {
+				w.pollAll(ctx)
+				clk.Step(time.Second)
+			}
+			if probes != tc.probes {
+				t.Errorf("\n%s\nnewest-event probes: %d, want %d", tc.reason, probes, tc.probes)
+			}
+		})
+	}
+}
