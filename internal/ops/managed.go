@@ -97,9 +97,9 @@ type External[T Managed] struct {
 	// callDue is set by Observe of a deleted operation whose next call is
 	// due on its way to a safe point; Delete sends it.
 	callDue bool
-	// decided is the fresh observation Observe decided a call on; Create
-	// and Delete, later in the same reconcile, use it as the call's
-	// baseline.
+	// decided is the observation Observe decided a call on (made after
+	// the step started and after its last call); Create and Delete, later
+	// in the same reconcile, use it as the call's baseline.
 	decided Decided
 }
 
