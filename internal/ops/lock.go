@@ -228,8 +228,8 @@ func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.Namespace
 // finishIn is one attempt of FinishIn; fresh reads the objects from the
 // API server instead of the cache.
 func (l *Lock) finishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord, fresh bool) error {
-	read := client.Reader(l.Kube)
-	if fresh && l.Reader != nil {
+	read, fromAPI := client.Reader(l.Kube), fresh && l.Reader != nil
+	if fromAPI {
 		read = l.Reader
 	}
 	if historyKey != lockKey && historyKey.Name != "" {
@@ -264,7 +264,7 @@ func (l *Lock) finishIn(ctx context.Context, lockKey, historyKey types.Namespace
 	// A cached copy that has o's record shows the write that released o's
 	// lock (release and record are one write when they share an object).
 	released := historyKey == lockKey && RecordOf(t, o.GetUID()) != nil
-	if !Holds(t, o) && l.Reader != nil && !released && !fresh {
+	if !Holds(t, o) && l.Reader != nil && !released && !fromAPI {
 		// The cache may not show a lock taken moments ago (an operation
 		// whose only call is answered at once finishes right after taking
 		// it): confirm with the API server before concluding there is

@@ -34,17 +34,13 @@ import (
 func (h *harness) usageOf(uid types.UID) *apisv1alpha1.ProviderConfigUsage {
 	h.t.Helper()
 	u := &apisv1alpha1.ProviderConfigUsage{}
-	err := h.get(usageKey(h.ns, uid, u))
+	u.SetNamespace(h.ns)
+	u.SetName(string(uid))
+	err := h.get(u)
 	if kerrors.IsNotFound(err) {
 		return nil
 	}
 	must(h.t, err)
-	return u
-}
-
-func usageKey(ns string, uid types.UID, u *apisv1alpha1.ProviderConfigUsage) *apisv1alpha1.ProviderConfigUsage {
-	u.SetNamespace(ns)
-	u.SetName(string(uid))
 	return u
 }
 

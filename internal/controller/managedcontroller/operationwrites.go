@@ -118,8 +118,11 @@ type lastUpdate struct {
 }
 
 func (l *lastUpdates) remember(obj client.Object) {
+	if _, isOp := obj.(ops.Object); !isOp || obj.GetResourceVersion() == "" {
+		return
+	}
 	h, ok := objectHash(obj)
-	if _, isOp := obj.(ops.Object); !isOp || !ok || obj.GetResourceVersion() == "" {
+	if !ok {
 		return
 	}
 	l.mu.Lock()
