@@ -34,6 +34,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+	"github.com/simplyblock/provider-simplyblock/internal/window"
 )
 
 const (
@@ -279,7 +280,7 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		if rec := RecordOf(hist, o.GetUID()); rec != nil {
 			st.Phase, st.Reason, st.Message, st.CompletedAt = rec.Phase, rec.Reason, rec.Message, rec.CompletedAt
 			if Holds(t, o) {
-				if err := e.Lock.Finish(ctx, r.Target, o, nil); err != nil {
+				if err := e.Lock.FinishIn(ctx, r.Target, r.Target, o, nil, e.successor(ctx, r)); err != nil {
 					return false, errors.Wrap(err, errFinish)
 				}
 			}
@@ -287,14 +288,17 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		}
 	}
 	holds := Holds(t, o)
-	if !holds && st.StartedAt == nil && hist != nil {
+	// An operation handed the lock by the one before it (Lock.FinishIn) holds
+	// it before it started: until it starts, it is still queued.
+	queued := !holds || st.StartedAt == nil
+	if queued && st.StartedAt == nil && hist != nil {
 		if twin := TwinOf(hist, o, r.SpecHash); twin != nil {
 			st.CompletedAt = &metav1.Time{Time: now}
 			setPhase(st, twin.Phase, ReasonAlreadyCompleted,
 				"an operation with this name and spec already ran (uid %s, %s); it is not run again, use a new name to run it again",
 				twin.UID, outcomeOf(twin))
 			e.record(o, event.Normal(ReasonAlreadyCompleted, st.Message))
-			return false, nil
+			return false, e.passOn(ctx, r, holds)
 		}
 	}
 	if !holds && st.StartedAt != nil {
@@ -306,14 +310,14 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		st.StartedAt = nil // lost the lock before doing anything: queue again
 	}
 
-	if deleted && !holds {
+	if deleted && queued {
 		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeleted, "deleted while queued; nothing was sent to the backend")
 	}
-	if pol.Cancel && !holds {
+	if pol.Cancel && queued {
 		return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonCancelled, "cancelled while queued; nothing was sent to the backend")
 	}
 
-	started := false // took the lock in this pass
+	started := queued // leaves the queue in this pass
 	if !holds {
 		if waiting, err := e.waitForWindowToStart(ctx, r); waiting || err != nil {
 			return false, err
@@ -322,7 +326,6 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		if err != nil || !acquired {
 			return false, err
 		}
-		started = true
 	}
 	if hist != nil && r.historyKey() != r.Target {
 		if err := e.Lock.Show(ctx, hist, o); err != nil && !apierrors.IsConflict(err) {
@@ -819,9 +822,11 @@ func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhas
 	e.Watcher.Unwatch(e.Kind, r.Source, r.ClusterID, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 	if st.StartedAt != nil {
 		rec := recordFor(o)
-		if err := e.Lock.FinishIn(ctx, r.Target, r.historyKey(), o, &rec); err != nil {
+		if err := e.Lock.FinishIn(ctx, r.Target, r.historyKey(), o, &rec, e.successor(ctx, r)); err != nil {
 			return errors.Wrap(err, errFinish)
 		}
+	} else if err := e.passOn(ctx, r, e.heldInCache(ctx, r)); err != nil {
+		return err
 	}
 	if err := e.releaseSlots(ctx, r); err != nil {
 		return errors.Wrap(err, errFinish)
@@ -839,6 +844,57 @@ func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhas
 	return nil
 }
 
+// successor returns the operation r's lock passes to when r's operation
+// gives it up (docs/operations-engine.md, "Handing the lock over"): the
+// first in its target's queue that would take it now, passing over those
+// that end or wait without it (cancelled, or with a maintenance window that
+// is closed or cannot be read). Nobody when the queue cannot be read.
+func (e *Engine) successor(ctx context.Context, r Run) Object {
+	if r.Queue == nil {
+		return nil
+	}
+	all, err := r.Queue(ctx)
+	if err != nil {
+		return nil
+	}
+	for _, next := range QueueOf(all, e.Lock.refTo(r.Object), nil) {
+		pol := next.GetOperationPolicy()
+		if pol.Cancel {
+			continue
+		}
+		if pol.Window != nil {
+			w, err := window.Parse(*pol.Window)
+			if err != nil {
+				continue
+			}
+			if open, _ := w.Open(e.windowNow()); !open {
+				continue
+			}
+		}
+		return next
+	}
+	return nil
+}
+
+// heldInCache reports whether the cached target shows r's operation
+// holding its lock.
+func (e *Engine) heldInCache(ctx context.Context, r Run) bool {
+	if r.Target.Name == "" {
+		return false
+	}
+	t, err := e.Lock.getTarget(ctx, r.Target)
+	return err == nil && Holds(t, r.Object)
+}
+
+// passOn gives the lock of an operation that was handed it and ends before
+// it started (a twin, cancelled, deleted) to the next in line.
+func (e *Engine) passOn(ctx context.Context, r Run, holds bool) error {
+	if !holds {
+		return nil
+	}
+	return errors.Wrap(e.Lock.FinishIn(ctx, r.Target, r.historyKey(), r.Object, nil, e.successor(ctx, r)), errFinish)
+}
+
 func recordFor(o Object) v1alpha1.OperationRecord {
 	st := o.GetOperationStatus()
 	return v1alpha1.OperationRecord{Name: o.GetName(), UID: o.GetUID(), Type: o.GetOperationType(), Phase: st.Phase,
@@ -852,8 +908,8 @@ func recordFor(o Object) v1alpha1.OperationRecord {
 func (e *Engine) observeFinished(ctx context.Context, r Run) error {
 	o := r.Object
 	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
-	if st.StartedAt != nil && r.Target.Name != "" {
-		if err := e.Lock.Release(ctx, r.Target, o); err != nil {
+	if e.heldInCache(ctx, r) {
+		if err := e.Lock.Release(ctx, r.Target, o, e.successor(ctx, r)); err != nil {
 			return errors.Wrap(err, errFinish)
 		}
 	}

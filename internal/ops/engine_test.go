@@ -59,6 +59,34 @@ func finishedAs(phase v1alpha1.OperationPhase, reason string, d time.Duration, m
 	}
 }
 
+// queuedAs is an operation waiting in its queue at position pos.
+func queuedAs(pos int64) opModifier {
+	return withOpStatus(func(st *v1alpha1.OperationStatus) {
+		st.Phase, st.Reason, st.SpecHash, st.QueuePosition = v1alpha1.OperationPending, ReasonQueued, testHash, ptr.To(pos)
+	})
+}
+
+// queuedOp is operation name, created at t0+d, waiting in its queue.
+func queuedOp(name string, uid types.UID, d time.Duration, m ...opModifier) *v1alpha1.ClusterOps {
+	return operation(append([]opModifier{named(name, uid), createdAt(d), queuedAs(2)}, m...)...)
+}
+
+// inWindow gives an operation a one-hour maintenance window opening at
+// schedule (UTC).
+func inWindow(schedule string) opModifier {
+	return withPolicy(func(p *v1alpha1.OperationPolicy) {
+		p.Window = &v1alpha1.MaintenanceWindow{Schedule: schedule, Duration: "1h"}
+	})
+}
+
+// targetUnwritten checks that the StorageCluster was not written.
+func targetUnwritten(t *testing.T, kube client.Client) {
+	t.Helper()
+	if rv := getCluster(t, kube).ResourceVersion; rv != "999" {
+		t.Errorf("the StorageCluster was written: resourceVersion %s", rv)
+	}
+}
+
 // evidenceSeen marks the guard's evidence as seen.
 func evidenceSeen(st *v1alpha1.OperationStatus) { st.Guard.EvidenceSeen = true }
 
@@ -399,6 +427,81 @@ func TestEngineObserve(t *testing.T) {
 				message: "activate done",
 				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, time.Hour+time.Second)},
 			},
+		},
+		"DoneHandsTheLockOver": {
+			reason: "A finishing operation hands its lock to the first in its queue in the write that records it, so that the next need not take it.",
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 2 * time.Minute, op: operation(sent(time.Minute)),
+				backend: &backend{status: sb.ClusterActive}, others: []client.Object{queuedOp("op3", "uid-3", 3*time.Minute), queuedOp("op2", "uid-2", 2*time.Minute)}},
+			want: observeWant{
+				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute, withProgress(prog(1, 1, "")), evidenceSeen),
+				message: "activate done", lock: lockOf(queuedOp("op2", "uid-2", 2*time.Minute), v1alpha1.OperationPending),
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute)},
+			},
+		},
+		"HandOverSkipsACancelledOperation": {
+			reason: "A cancelled operation first in line ends without the lock: the lock goes to the one after it.",
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 2 * time.Minute, op: operation(sent(time.Minute)),
+				backend: &backend{status: sb.ClusterActive}, others: []client.Object{queuedOp("op2", "uid-2", 2*time.Minute, cancelled()), queuedOp("op3", "uid-3", 3*time.Minute)}},
+			want: observeWant{
+				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute, withProgress(prog(1, 1, "")), evidenceSeen),
+				message: "activate done", lock: lockOf(queuedOp("op3", "uid-3", 3*time.Minute), v1alpha1.OperationPending),
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute)},
+			},
+		},
+		"HandOverPassesAClosedWindow": {
+			reason: "An operation first in line whose maintenance window is closed does not queue: the lock goes to the one after it.",
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 2 * time.Minute, op: operation(sent(time.Minute)),
+				backend: &backend{status: sb.ClusterActive}, others: []client.Object{queuedOp("op3", "uid-3", 3*time.Minute),
+					queuedOp("op2", "uid-2", 2*time.Minute, inWindow("0 2 * * *"))}},
+			want: observeWant{
+				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute, withProgress(prog(1, 1, "")), evidenceSeen),
+				message: "activate done", lock: lockOf(queuedOp("op3", "uid-3", 3*time.Minute), v1alpha1.OperationPending),
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute)},
+			},
+		},
+		"HandOverToAnOpenWindow": {
+			reason: "An operation first in line whose maintenance window is open is handed the lock.",
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 2 * time.Minute, op: operation(sent(time.Minute)),
+				backend: &backend{status: sb.ClusterActive}, others: []client.Object{queuedOp("op3", "uid-3", 3*time.Minute),
+					queuedOp("op2", "uid-2", 2*time.Minute, inWindow("0 12 * * *"))}},
+			want: observeWant{
+				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute, withProgress(prog(1, 1, "")), evidenceSeen),
+				message: "activate done", lock: lockOf(queuedOp("op2", "uid-2", 2*time.Minute), v1alpha1.OperationPending),
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute)},
+			},
+		},
+		"HandedTheLockStarts": {
+			reason: "An operation handed the lock starts without taking it: no read from the API server and no write of the target, and its first call is due in the same pass.",
+			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 10 * time.Second, noAPIReads: true, op: operation(queuedAs(1))},
+			want: observeWant{trigger: true, status: acquired(10 * time.Second), message: "activate: preconditions hold; sending " + testPath, lock: op1Lock,
+				after: targetUnwritten},
+		},
+		"HandedTheLockButCancelled": {
+			reason: "A cancelled operation handed the lock before it saw it ends as cancelled while queued, without a record, and passes the lock on.",
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 10 * time.Second, op: operation(queuedAs(1), cancelled()),
+				others: []client.Object{queuedOp("op2", "uid-2", time.Minute)}},
+			want: observeWant{status: finishedAs(v1alpha1.OperationFailed, ReasonCancelled, 10*time.Second),
+				message: "cancelled while queued; nothing was sent to the backend", noBackend: true,
+				lock: lockOf(queuedOp("op2", "uid-2", time.Minute), v1alpha1.OperationPending)},
+		},
+		"HandedTheLockButAlreadyCompleted": {
+			reason: "A re-created operation handed the lock does not run again and passes the lock on.",
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock), withHistory(record("op1", "uid-old", ReasonCompleted))), now: time.Minute,
+				op: operation(queuedAs(1))},
+			want: observeWant{
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Reason, st.CompletedAt = v1alpha1.OperationSucceeded, ReasonAlreadyCompleted, at(time.Minute)
+				},
+				message: "already ran (uid uid-old, Succeeded: Completed)",
+				history: []v1alpha1.OperationRecord{record("op1", "uid-old", ReasonCompleted)}, noBackend: true,
+			},
+		},
+		"FinishedHolderHandsOver": {
+			reason: "A finished operation that still holds its lock (it was handed it after it ended) hands it to the next in line.",
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Hour,
+				op:     operation(finished(v1alpha1.OperationFailed, ReasonCancelled, time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) { st.StartedAt = nil })),
+				others: []client.Object{queuedOp("op2", "uid-2", time.Minute)}},
+			want: observeWant{noBackend: true, lock: lockOf(queuedOp("op2", "uid-2", time.Minute), v1alpha1.OperationPending)},
 		},
 		"StepTimeout": {
 			reason: "A step's own timeout fails the operation.",

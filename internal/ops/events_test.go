@@ -93,13 +93,25 @@ func TestNextWaiting(t *testing.T) {
 		reason string
 		objs   []Object
 		holder *v1alpha1.OperationReference
-		want   string
+		// want is NextWaiting's answer, wantHolder NotStartedHolder's.
+		want, wantHolder string
 	}{
 		"FirstCreated": {reason: "The operation created first is next.",
 			objs: []Object{op("b", 2*time.Second), op("a", time.Second)}, want: "a"},
 		"SkipsHolderFinishedAndStarted": {reason: "The holder, finished operations and one that just released the lock are not waiting.",
-			objs:   []Object{op("h", 0), op("f", time.Second, done), op("s", 2*time.Second, started), op("w", 3*time.Second)},
+			objs:   []Object{op("h", 0, started), op("f", time.Second, done), op("s", 2*time.Second, started), op("w", 3*time.Second)},
 			holder: &v1alpha1.OperationReference{UID: "h"}, want: "w"},
+		"SkipsOneWaitingForItsWindow": {reason: "An operation waiting for its maintenance window to start does not queue.",
+			objs: []Object{op("a", 0, func(o *v1alpha1.ClusterOps) { o.Status.AtProvider.Reason = ReasonWaitingForWindow }), op("b", time.Second)}, want: "b"},
+		"HandedOverHolder": {reason: "A holder that has not started was handed the lock: it is woken, and the next waits behind it.",
+			objs:   []Object{op("h", 0), op("w", 3*time.Second)},
+			holder: &v1alpha1.OperationReference{UID: "h"}, want: "w", wantHolder: "h"},
+		"FinishedHolderNeverStarted": {reason: "A finished holder that never started (handed the lock after it ended) is woken to pass it on.",
+			objs:   []Object{op("h", 0, done)},
+			holder: &v1alpha1.OperationReference{UID: "h"}, wantHolder: "h"},
+		"HolderOfTheOtherKind": {reason: "A holder that is not among the operations asked about is not woken.",
+			objs:   []Object{op("w", 0)},
+			holder: &v1alpha1.OperationReference{UID: "node-op"}, want: "w"},
 		"NoneWaiting": {reason: "Nobody is next when nobody waits.", objs: []Object{op("f", 0, done)}, want: ""},
 	}
 	for name, tc := range cases {
@@ -110,6 +122,13 @@ func TestNextWaiting(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("\n%s\nNextWaiting(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			got = ""
+			if h := NotStartedHolder(tc.objs, tc.holder); h != nil {
+				got = h.GetName()
+			}
+			if diff := cmp.Diff(tc.wantHolder, got); diff != "" {
+				t.Errorf("\n%s\nNotStartedHolder(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

@@ -67,9 +67,24 @@ type Lock struct {
 	Kind string
 }
 
+// refTo is the lock reference of o, an operation of the lock's kind or, when
+// the lock is handed over, of the other kind taking the same lock.
 func (l *Lock) refTo(o Object) *v1alpha1.OperationReference {
-	return &v1alpha1.OperationReference{Name: o.GetName(), UID: o.GetUID(), Type: o.GetOperationType(), Kind: l.Kind,
+	kind := l.Kind
+	if k := kindOf(o); k != kindOf(newOperation(l.Kind)) {
+		kind = k
+	}
+	return &v1alpha1.OperationReference{Name: o.GetName(), UID: o.GetUID(), Type: o.GetOperationType(), Kind: kind,
 		Phase: o.GetOperationStatus().Phase}
+}
+
+// handOver is the lock reference of next, the operation a released lock
+// passes to; nil (the lock is free) when there is none.
+func (l *Lock) handOver(next Object) *v1alpha1.OperationReference {
+	if next == nil {
+		return nil
+	}
+	return l.refTo(next)
 }
 
 func (l *Lock) newHistory() Target {
@@ -86,6 +101,14 @@ func newOperation(kind string) Object {
 		return &v1alpha1.StorageNodeOps{}
 	}
 	return &v1alpha1.ClusterOps{}
+}
+
+// kindOf is the kind of operation o.
+func kindOf(o Object) string {
+	if _, ok := o.(*v1alpha1.StorageNodeOps); ok {
+		return v1alpha1.StorageNodeOpsKind
+	}
+	return v1alpha1.ClusterOpsKind
 }
 
 // getTarget reads the target through the cache.
@@ -183,11 +206,11 @@ func RunningHolder(ctx context.Context, r client.Reader, t Target) (*v1alpha1.Op
 	return a, nil
 }
 
-// Release releases o's lock on the target when the copy read through Kube
-// shows o holding it, without confirming with Reader: it is for an
-// operation whose finished status was read, which Finish (confirming with
-// the API server) preceded.
-func (l *Lock) Release(ctx context.Context, key types.NamespacedName, o Object) error {
+// Release releases o's lock on the target, handing it over to next (nil:
+// nobody), when the copy read through Kube shows o holding it, without
+// confirming with Reader: it is for an operation whose finished status was
+// read, which Finish (confirming with the API server) preceded.
+func (l *Lock) Release(ctx context.Context, key types.NamespacedName, o, next Object) error {
 	t, err := l.getTarget(ctx, key)
 	switch {
 	case kerrors.IsNotFound(err):
@@ -197,7 +220,7 @@ func (l *Lock) Release(ctx context.Context, key types.NamespacedName, o Object) 
 	case !Holds(t, o):
 		return nil
 	}
-	t.SetActiveOperation(nil)
+	t.SetActiveOperation(l.handOver(next))
 	return errors.Wrap(l.Kube.Status().Update(ctx, t), errUpdateTarget)
 }
 
@@ -205,13 +228,15 @@ func (l *Lock) Release(ctx context.Context, key types.NamespacedName, o Object) 
 // the target's bounded history (unless a record of o is already there), in
 // one write. A missing target is not an error: there is nothing to keep.
 func (l *Lock) Finish(ctx context.Context, key types.NamespacedName, o Object, rec *v1alpha1.OperationRecord) error {
-	return l.FinishIn(ctx, key, key, o, rec)
+	return l.FinishIn(ctx, key, key, o, rec, nil)
 }
 
 // FinishIn is Finish with the history kept on another object than the
-// lock: the record is written first, then the lock released, so a crash in
-// between leaves a lock whose holder is finished (and is taken over).
-func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord) error {
+// lock (the record is written first, then the lock released, so a crash in
+// between leaves a lock whose holder is finished, and is taken over), and
+// the lock handed over to next, when not nil, in the write that releases it
+// (docs/operations-engine.md, "Handing the lock over").
+func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord, next Object) error {
 	// Another writer of the target's status (its own controller's drift
 	// check) makes a write conflict now and then: it is tried again at
 	// once on a copy read from the API server, rather than left to the
@@ -219,7 +244,7 @@ func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.Namespace
 	// requeue backoff can put a minute away.
 	fresh := false
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		err := l.finishIn(ctx, lockKey, historyKey, o, rec, fresh)
+		err := l.finishIn(ctx, lockKey, historyKey, o, rec, next, fresh)
 		fresh = true
 		return err
 	})
@@ -227,7 +252,7 @@ func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.Namespace
 
 // finishIn is one attempt of FinishIn; fresh reads the objects from the
 // API server instead of the cache.
-func (l *Lock) finishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord, fresh bool) error {
+func (l *Lock) finishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord, next Object, fresh bool) error {
 	read, fromAPI := client.Reader(l.Kube), fresh && l.Reader != nil
 	if fromAPI {
 		read = l.Reader
@@ -281,7 +306,7 @@ func (l *Lock) finishIn(ctx context.Context, lockKey, historyKey types.Namespace
 	}
 	changed := false
 	if Holds(t, o) {
-		t.SetActiveOperation(nil)
+		t.SetActiveOperation(l.handOver(next))
 		changed = true
 	}
 	if rec != nil && appendRecord(t, o, rec) {

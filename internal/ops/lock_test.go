@@ -188,6 +188,7 @@ func TestFinish(t *testing.T) {
 	type args struct {
 		cluster *v1alpha1.StorageCluster // nil: missing
 		rec     *v1alpha1.OperationRecord
+		next    Object
 	}
 	type want struct {
 		err       string
@@ -204,6 +205,20 @@ func TestFinish(t *testing.T) {
 			reason: "The holder's lock is released and its record appended, in one write.",
 			args:   args{cluster: storageCluster(lockedBy(lockOf(op1, v1alpha1.OperationRunning)), withHistory(record("old", "uid-old", ReasonCompleted))), rec: &rec1},
 			want:   want{history: []v1alpha1.OperationRecord{record("old", "uid-old", ReasonCompleted), rec1}},
+		},
+		"HandsOverAndRecords": {
+			reason: "The holder's lock goes to the operation next in line in the write that records the holder.",
+			args: args{cluster: storageCluster(lockedBy(lockOf(op1, v1alpha1.OperationRunning))), rec: &rec1,
+				next: operation(named("op2", "uid-2"), createdAt(time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Reason = v1alpha1.OperationPending, ReasonQueued
+				}))},
+			want: want{lock: &v1alpha1.OperationReference{Name: "op2", UID: "uid-2", Type: string(v1alpha1.ClusterActivate), Phase: v1alpha1.OperationPending},
+				history: []v1alpha1.OperationRecord{rec1}},
+		},
+		"OtherHolderNotHandedOver": {
+			reason: "A lock held by another operation is not handed over; the record is still appended.",
+			args:   args{cluster: storageCluster(lockedBy(other)), rec: &rec1, next: operation(named("op2", "uid-2"))},
+			want:   want{lock: other, history: []v1alpha1.OperationRecord{rec1}},
 		},
 		"HistoryCapped": {
 			reason: "The history keeps the newest MaxOperationHistory records; the oldest is dropped.",
@@ -248,7 +263,7 @@ func TestFinish(t *testing.T) {
 			if tc.args.cluster != nil {
 				rv = getCluster(t, kube).ResourceVersion
 			}
-			err := newLock(kube).Finish(context.Background(), targetKey, getOp(t, kube, "op1"), tc.args.rec)
+			err := newLock(kube).FinishIn(context.Background(), targetKey, targetKey, getOp(t, kube, "op1"), tc.args.rec, tc.args.next)
 			gotErr := ""
 			if err != nil {
 				gotErr = err.Error()
@@ -357,11 +372,36 @@ func TestRelease(t *testing.T) {
 	cases := map[string]struct {
 		reason  string
 		cluster *v1alpha1.StorageCluster
+		next    Object
 		want    *v1alpha1.OperationReference
 	}{
 		"HeldByTheOperation": {
 			reason:  "A lock the cached copy shows the finished operation holding is released.",
 			cluster: storageCluster(lockedBy(mine)),
+		},
+		"HandedOver": {
+			reason:  "A released lock with an operation next in line is handed over to it in the same write.",
+			cluster: storageCluster(lockedBy(mine)),
+			next:    operation(named("op2", "uid-2"), createdAt(time.Minute)),
+			want:    &v1alpha1.OperationReference{Name: "op2", UID: "uid-2", Type: string(v1alpha1.ClusterActivate), Kind: v1alpha1.ClusterOpsKind},
+		},
+		"HandedOverToTheOtherKind": {
+			reason:  "The lock is handed over to a StorageNodeOps next in line, named by its own kind.",
+			cluster: storageCluster(lockedBy(mine)),
+			next: func() Object {
+				n := &v1alpha1.StorageNodeOps{}
+				n.SetName("node-op")
+				n.SetUID("uid-n")
+				n.Spec.ForProvider.Type = v1alpha1.NodeRestart
+				return n
+			}(),
+			want: &v1alpha1.OperationReference{Name: "node-op", UID: "uid-n", Type: string(v1alpha1.NodeRestart), Kind: v1alpha1.StorageNodeOpsKind},
+		},
+		"HeldByAnotherNotHandedOver": {
+			reason:  "A lock the operation does not hold is not handed over by it.",
+			cluster: storageCluster(lockedBy(other)),
+			next:    operation(named("op3", "uid-3"), createdAt(time.Minute)),
+			want:    other,
 		},
 		"HeldByAnother": {
 			reason:  "Another operation's lock is left alone.",
@@ -376,8 +416,9 @@ func TestRelease(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			kube := newKube(t, nil, op1.DeepCopy(), tc.cluster)
-			l := &Lock{Kube: kube, Reader: errReader{err: errors.New("boom")}, NewTarget: func() Target { return &v1alpha1.StorageCluster{} }}
-			if err := l.Release(context.Background(), targetKey, getOp(t, kube, "op1")); err != nil {
+			l := &Lock{Kube: kube, Reader: errReader{err: errors.New("boom")}, NewTarget: func() Target { return &v1alpha1.StorageCluster{} },
+				Kind: v1alpha1.ClusterOpsKind}
+			if err := l.Release(context.Background(), targetKey, getOp(t, kube, "op1"), tc.next); err != nil {
 				t.Fatalf("\n%s\nRelease(...): %v", tc.reason, err)
 			}
 			if diff := cmp.Diff(tc.want, getCluster(t, kube).Status.AtProvider.ActiveOperation); diff != "" {
@@ -388,7 +429,7 @@ func TestRelease(t *testing.T) {
 	t.Run("TargetGone", func(t *testing.T) {
 		kube := newKube(t, nil, op1.DeepCopy())
 		l := &Lock{Kube: kube, Reader: errReader{err: errors.New("boom")}, NewTarget: func() Target { return &v1alpha1.StorageCluster{} }}
-		if err := l.Release(context.Background(), targetKey, op1); err != nil {
+		if err := l.Release(context.Background(), targetKey, op1, nil); err != nil {
 			t.Errorf("\nA target that is gone holds no lock.\nRelease(...): %v", err)
 		}
 	})

@@ -168,15 +168,18 @@ type Queue []Object
 // target) of a target whose lock is held by holder (nil when free).
 // Finished, deleted and started operations wait no more (one that started
 // and no longer holds the lock has just released it, and its terminal status
-// may not have reached the cache yet), except self, which asks for its own
-// position (nil when nobody asks).
+// may not have reached the cache yet), nor do those waiting for their
+// maintenance window to start; except self, which asks for its own position
+// (nil when nobody asks).
 func QueueOf(objs []Object, holder *v1alpha1.OperationReference, self Object) Queue {
 	q := make(Queue, 0, len(objs))
 	for _, o := range objs {
 		if IsTerminal(o) || o.GetDeletionTimestamp() != nil || (holder != nil && o.GetUID() == holder.UID) {
 			continue
 		}
-		if o.GetOperationStatus().StartedAt != nil && (self == nil || o.GetUID() != self.GetUID()) {
+		st := o.GetOperationStatus()
+		notWaiting := st.StartedAt != nil || st.Reason == ReasonWaitingForWindow
+		if notWaiting && (self == nil || o.GetUID() != self.GetUID()) {
 			continue
 		}
 		q = append(q, o)
@@ -210,6 +213,22 @@ func (q Queue) Next() Object {
 // whose lock is held by holder (nil when free), or nil when none waits.
 func NextWaiting(objs []Object, holder *v1alpha1.OperationReference) Object {
 	return QueueOf(objs, holder, nil).Next()
+}
+
+// NotStartedHolder returns the operation among objs that holds a lock
+// (holder) but has not started: it was handed the lock by the operation
+// before it (Lock.FinishIn) and must be woken to start, or, finished, to
+// pass the lock on. Nil when there is none among objs.
+func NotStartedHolder(objs []Object, holder *v1alpha1.OperationReference) Object {
+	if holder == nil {
+		return nil
+	}
+	for _, o := range objs {
+		if o.GetUID() == holder.UID && o.GetOperationStatus().StartedAt == nil {
+			return o
+		}
+	}
+	return nil
 }
 
 // SameTarget lists the operations of o's kind that name the same target as

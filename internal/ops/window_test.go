@@ -22,6 +22,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 )
@@ -30,12 +31,7 @@ func TestEngineWindow(t *testing.T) {
 	op1Lock := lockOf(operation(), v1alpha1.OperationPending)
 	// t0 is 12:00 UTC: the window at noon is open for an hour, the one at
 	// 14:00 closed.
-	windowAt := func(schedule string) opModifier {
-		return withPolicy(func(p *v1alpha1.OperationPolicy) {
-			p.Window = &v1alpha1.MaintenanceWindow{Schedule: schedule, Duration: "1h"}
-		})
-	}
-	closed, open := windowAt("0 14 * * *"), windowAt("0 12 * * *")
+	closed, open := inWindow("0 14 * * *"), inWindow("0 12 * * *")
 	// second is a two-step operation that finished its first step.
 	second := withOpStatus(func(st *v1alpha1.OperationStatus) {
 		st.Phase, st.Reason, st.Message = v1alpha1.OperationRunning, ReasonInProgress, "first done"
@@ -61,6 +57,16 @@ func TestEngineWindow(t *testing.T) {
 			want: observeWant{trigger: true, lock: op1Lock, status: func(st *v1alpha1.OperationStatus) {
 				st.Phase, st.Reason, st.SpecHash = v1alpha1.OperationPending, ReasonWaitingForPrecond, testHash
 				st.StartedAt, st.StepStartedAt, st.Progress = at(time.Minute), at(time.Minute), prog(0, 1, "activate")
+			}},
+		},
+		"OpenedTakesItsTurn": {
+			reason: "An operation that waited for its window to open takes its place in the queue again, by its creation time, ahead of one queued while it waited.",
+			args: observeArgs{cluster: storageCluster(), now: time.Minute, others: []client.Object{queuedOp("op2", "uid-2", time.Second)},
+				op: operation(open, withOpStatus(func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Reason, st.SpecHash = v1alpha1.OperationPending, ReasonWaitingForWindow, testHash
+				}))},
+			want: observeWant{trigger: true, lock: op1Lock, status: func(st *v1alpha1.OperationStatus) {
+				st.Reason, st.StartedAt, st.StepStartedAt, st.Progress = ReasonWaitingForPrecond, at(time.Minute), at(time.Minute), prog(0, 1, "activate")
 			}},
 		},
 		"ClosedBeforeTheFirstCall": {
@@ -98,7 +104,7 @@ func TestEngineWindow(t *testing.T) {
 		"ReopenedStepStartsNow": {
 			reason: "When the window opens again the held step starts: its own timeout counts from now, not from when it first waited.",
 			args: observeArgs{cluster: storageCluster(lockedBy(lockOf(operation(), v1alpha1.OperationRunning))), now: 7 * 24 * time.Hour,
-				op: operation(second, windowAt("0 12 * * *"), withPolicy(func(p *v1alpha1.OperationPolicy) { p.TimeoutSeconds = ptr.To[int64](30 * 24 * 3600) }),
+				op: operation(second, inWindow("0 12 * * *"), withPolicy(func(p *v1alpha1.OperationPolicy) { p.TimeoutSeconds = ptr.To[int64](30 * 24 * 3600) }),
 					withOpStatus(func(st *v1alpha1.OperationStatus) { st.Reason = ReasonWaitingForWindow })),
 				steps: []Step{first, testStep(func(s *Step) { s.SafePoint, s.Timeout = true, 10*time.Minute })}},
 			want: observeWant{trigger: true, lock: lockOf(operation(), v1alpha1.OperationRunning),
@@ -108,7 +114,7 @@ func TestEngineWindow(t *testing.T) {
 		},
 		"InvalidWindow": {
 			reason: "A window that cannot be read fails the operation before it queues, with the parser's message.",
-			args:   observeArgs{cluster: storageCluster(), op: operation(windowAt("0 25 * * *")), now: time.Minute},
+			args:   observeArgs{cluster: storageCluster(), op: operation(inWindow("0 25 * * *")), now: time.Minute},
 			want: observeWant{noBackend: true, message: `window.schedule "0 25 * * *" is not a cron schedule`,
 				status: func(st *v1alpha1.OperationStatus) {
 					finishedAs(v1alpha1.OperationFailed, ReasonInvalidWindow, time.Minute)(st)

@@ -56,8 +56,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.Share
 }
 
 // waitingOn maps a change of a StorageCluster (its lock, history or external
-// name) to the ClusterOps first in its queue, and to those not queued yet
-// (their reference to it may resolve now).
+// name) to the ClusterOps first in its queue, to the one handed its lock,
+// and to those not queued yet (their reference to it may resolve now).
 func waitingOn(kube client.Reader) handler.MapFunc {
 	return func(ctx context.Context, o client.Object) []reconcile.Request {
 		sc, ok := o.(*v1alpha1.StorageCluster)
@@ -85,10 +85,13 @@ func waitingOn(kube client.Reader) handler.MapFunc {
 				}
 			}
 		}
-		if next := ops.NextWaiting(all, sc.Status.AtProvider.ActiveOperation); next != nil {
-			nn := types.NamespacedName{Namespace: next.GetNamespace(), Name: next.GetName()}
-			if st := next.GetOperationStatus(); st.Phase != "" && st.Reason != ops.ReasonWaitingForTarget {
-				reqs = append(reqs, reconcile.Request{NamespacedName: nn})
+		holder := sc.Status.AtProvider.ActiveOperation
+		for _, op := range []ops.Object{ops.NotStartedHolder(all, holder), ops.NextWaiting(all, holder)} {
+			if op == nil {
+				continue
+			}
+			if st := op.GetOperationStatus(); st.Phase != "" && st.Reason != ops.ReasonWaitingForTarget {
+				reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: op.GetNamespace(), Name: op.GetName()}})
 			}
 		}
 		return reqs
