@@ -233,16 +233,9 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		st.SpecHash = r.SpecHash
 	}
 	if st.Phase == "" {
+		// No event says that an operation is queued: its status says so and
+		// names what it waits for, and each event is an API write.
 		setPhase(st, v1alpha1.OperationPending, ReasonQueued, "waiting for its turn on %s", r.TargetDescription)
-		// An operation that takes the lock at first sight is not announced
-		// as queued: its Started event says it all, and each event is an
-		// API write.
-		queued := st.Message
-		defer func() {
-			if st.StartedAt == nil && !isTerminal(st.Phase) {
-				e.record(o, event.Normal(ReasonQueued, queued))
-			}
-		}()
 	}
 
 	var t Target

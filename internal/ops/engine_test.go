@@ -1739,9 +1739,10 @@ func TestEngineStaleCopy(t *testing.T) {
 }
 
 // TestEngineObserveEvents: each event is an API write, so Observe records
-// only those that tell something new: Queued for an operation that waits
-// for its turn, Started for one that took the lock and does not send its
-// first call in the same pass (its Triggered event says it started).
+// only those that tell something the status does not: Started for an
+// operation that took the lock and does not send its first call in the same
+// pass (its Triggered event says it started); none for one that waits for
+// its turn (its status names the queue position and what it waits for).
 func TestEngineObserveEvents(t *testing.T) {
 	holder := operation(named("op0", "uid-0"), ofType(v1alpha1.ClusterRestart), createdAt(-time.Hour), withOpStatus(func(st *v1alpha1.OperationStatus) {
 		st.Phase, st.Reason, st.StartedAt = v1alpha1.OperationRunning, ReasonInProgress, at(-time.Hour)
@@ -1767,9 +1768,9 @@ func TestEngineObserveEvents(t *testing.T) {
 			want: []string{"Started"},
 		},
 		"WaitsForItsTurn": {
-			reason:  "A new operation behind a running one records that it is queued.",
+			reason:  "A new operation behind a running one records no event: its status says that it is queued and behind what.",
 			cluster: storageCluster(lockedBy(lockOf(holder, v1alpha1.OperationRunning))), others: []client.Object{holder},
-			want: []string{ReasonQueued},
+			want: nil,
 		},
 	}
 	for name, tc := range cases {

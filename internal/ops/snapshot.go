@@ -28,8 +28,14 @@ import (
 )
 
 // eventWindow is how many of the newest backend log events a snapshot
-// reads. Evidence is looked for among the events after a call's baseline.
+// holds. Evidence is looked for among the events after a call's baseline.
 const eventWindow = 200
+
+// eventProbe is how many of the newest events a read of the log asks for
+// when it has a window to bring up to date: enough to reach back to the
+// window's newest event after the few events a cluster logs between two
+// reads (docs/operations-engine.md, "What an operation costs the backend").
+const eventProbe = 20
 
 const (
 	errListClusters = "cannot list clusters"
@@ -187,10 +193,11 @@ func (o *Observer) now() time.Time {
 	return time.Now()
 }
 
-// get returns the cached value for key, fetching it when older than
-// maxAge, and when it was requested; concurrent callers for one key wait
-// for a single fetch.
-func (o *Observer) get(key string, maxAge time.Duration, fetch func() (any, error)) (any, time.Time, error) {
+// get returns the cached value for key, fetching it when it was requested
+// before validSince, and when it was requested; concurrent callers for one
+// key wait for a single fetch. fetch is passed the value it replaces (nil
+// when there is none or it was an error).
+func (o *Observer) get(key string, validSince time.Time, fetch func(prev any) (any, error)) (any, time.Time, error) {
 	o.mu.Lock()
 	if o.entries == nil {
 		o.entries = map[string]*cacheEntry{}
@@ -204,50 +211,128 @@ func (o *Observer) get(key string, maxAge time.Duration, fetch func() (any, erro
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !e.at.IsZero() && o.now().Sub(e.at) <= maxAge {
+	if !e.at.IsZero() && !e.at.Before(validSince) {
 		return e.val, e.at, e.err
+	}
+	var prev any
+	if e.err == nil {
+		prev = e.val
 	}
 	// The request time, not the answer's: a change the backend made while
 	// the request was in flight may or may not show.
 	e.at = o.now()
-	e.val, e.err = fetch()
+	e.val, e.err = fetch(prev)
 	return e.val, e.at, e.err
+}
+
+// since is the time from which a part at most maxAge old was requested;
+// a negative maxAge asks for a read now.
+func (o *Observer) since(maxAge time.Duration) time.Time {
+	if maxAge < 0 {
+		return o.now().Add(time.Nanosecond)
+	}
+	return o.now().Add(-maxAge)
 }
 
 // Snapshot returns a shared observation of cluster id on src.
 func (o *Observer) Snapshot(ctx context.Context, src Source, id string, need Needs) (*Snapshot, error) {
-	return o.snapshot(ctx, src, id, need, o.MaxAge, o.detailMaxAge())
+	return o.snapshot(ctx, src, id, need, o.since(o.MaxAge), o.since(o.detailMaxAge()))
 }
 
 // Fresh returns an observation made now, bypassing (and refreshing) the
 // shared one. The guard uses it for a call's baseline.
 func (o *Observer) Fresh(ctx context.Context, src Source, id string, need Needs) (*Snapshot, error) {
-	return o.snapshot(ctx, src, id, need, -1, -1)
+	now := o.since(-1)
+	return o.snapshot(ctx, src, id, need, now, now)
 }
 
 // freshDetail returns an observation whose cluster record is shared and
-// whose other parts are read now: what the Watcher reads once the cluster
-// record changed.
-func (o *Observer) freshDetail(ctx context.Context, src Source, id string, need Needs) (*Snapshot, error) {
-	return o.snapshot(ctx, src, id, need, o.MaxAge, -1)
+// whose other parts were requested at or after since: what the Watcher
+// reads once the cluster record or the newest event changed.
+func (o *Observer) freshDetail(ctx context.Context, src Source, id string, need Needs, since time.Time) (*Snapshot, error) {
+	return o.snapshot(ctx, src, id, need, o.since(o.MaxAge), since)
 }
 
-// newestEvent returns the id of cluster id's newest log event, read now
-// with the smallest request the backend serves (limit 1): the Watcher's
-// change detector for what the cluster record does not show.
-func (o *Observer) newestEvent(ctx context.Context, src Source, id string) (string, error) {
-	raw, err := src.API.ClusterLogs(ctx, id, 1)
-	if err != nil || len(raw) == 0 {
-		return "", errors.Wrap(err, errReadLogs)
+// probeEvents brings cluster id's shared log window up to date now, with
+// one small read when the window has a newest event to reach back to
+// (readEvents), and returns the newest event's id and when it was read:
+// the Watcher's change detector for what the cluster record does not show.
+func (o *Observer) probeEvents(ctx context.Context, src Source, id string) (string, time.Time, error) {
+	v, at, err := o.get(src.Key+"|logs|"+id, o.since(-1), func(prev any) (any, error) {
+		return readEvents(ctx, src, id, prev)
+	})
+	if err != nil {
+		return "", at, err
 	}
-	return parseEvent(raw[len(raw)-1]).ID, nil
+	evs := v.([]Event) //nolint:forcetypeassert // the cache holds what the fetch stored.
+	if len(evs) == 0 {
+		return "", at, nil
+	}
+	return evs[len(evs)-1].ID, at, nil
+}
+
+// readEvents reads cluster id's newest log events: the newest eventProbe,
+// appended to prev (the window they replace) when they reach back to its
+// newest event, else the whole eventWindow.
+func readEvents(ctx context.Context, src Source, id string, prev any) ([]Event, error) {
+	if window, ok := prev.([]Event); ok {
+		raw, err := src.API.ClusterLogs(ctx, id, eventProbe)
+		if err != nil {
+			return nil, errors.Wrap(err, errReadLogs)
+		}
+		if evs, ok := appendNewer(window, parseEvents(raw), eventProbe); ok {
+			return evs, nil
+		}
+	}
+	raw, err := src.API.ClusterLogs(ctx, id, eventWindow)
+	if err != nil {
+		return nil, errors.Wrap(err, errReadLogs)
+	}
+	return parseEvents(raw), nil
+}
+
+// appendNewer returns window (oldest first) with the events of recent (the
+// newest events, oldest first, read asking for asked) that follow window's
+// newest, at most eventWindow of them, and whether recent reached back to
+// it. Fewer than asked are the whole log.
+func appendNewer(window, recent []Event, asked int) ([]Event, bool) {
+	if len(recent) < asked {
+		return recent, true
+	}
+	if len(window) == 0 {
+		return nil, false
+	}
+	newest := window[len(window)-1].ID
+	for i := len(recent) - 1; i >= 0; i-- {
+		if recent[i].ID != newest {
+			continue
+		}
+		out := make([]Event, 0, len(window)+len(recent)-i-1)
+		out = append(append(out, window...), recent[i+1:]...)
+		if len(out) > eventWindow {
+			out = out[len(out)-eventWindow:]
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func parseEvents(raw []sb.ClusterLogEntry) []Event {
+	evs := make([]Event, 0, len(raw))
+	for _, r := range raw {
+		evs = append(evs, parseEvent(r))
+	}
+	return evs
 }
 
 func (o *Observer) detailMaxAge() time.Duration {
 	return max(o.MaxAge, o.DetailMaxAge)
 }
 
-func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Needs, maxAge, detailMaxAge time.Duration) (*Snapshot, error) {
+// snapshot observes cluster id, reading again the cluster record when it
+// was requested before recordSince and the other parts when before
+// detailSince.
+func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Needs, recordSince, detailSince time.Time) (*Snapshot, error) {
 	s := &Snapshot{At: o.now()}
 	s.ObservedAt = s.At
 	seen := func(at time.Time) {
@@ -255,14 +340,14 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 			s.ObservedAt = at
 		}
 	}
-	v, at, err := o.get(src.Key+"|clusters", maxAge, func() (any, error) {
+	v, at, err := o.get(src.Key+"|clusters", recordSince, func(any) (any, error) {
 		cs, err := src.API.ListClusters(ctx)
 		return cs, errors.Wrap(err, errListClusters)
 	})
 	if err != nil {
 		// The backend fails the whole list while any cluster is in_shrink
 		// (a node removal): read this cluster alone instead.
-		v, at, err = o.get(src.Key+"|cluster|"+id, maxAge, func() (any, error) {
+		v, at, err = o.get(src.Key+"|cluster|"+id, recordSince, func(any) (any, error) {
 			c, err := src.API.GetCluster(ctx, id)
 			if err != nil {
 				return nil, errors.Wrap(err, errGetCluster)
@@ -285,7 +370,7 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		return nil, errors.Errorf(errNoCluster, id)
 	}
 	if need.Nodes {
-		v, at, err := o.get(src.Key+"|nodes|"+id, detailMaxAge, func() (any, error) {
+		v, at, err := o.get(src.Key+"|nodes|"+id, detailSince, func(any) (any, error) {
 			ns, err := src.API.ListStorageNodes(ctx, id)
 			return ns, errors.Wrap(err, errListNodes)
 		})
@@ -296,16 +381,8 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		s.Nodes = v.([]sb.StorageNodeDTO) //nolint:forcetypeassert // as above.
 	}
 	if need.Events {
-		v, at, err := o.get(src.Key+"|logs|"+id, detailMaxAge, func() (any, error) {
-			raw, err := src.API.ClusterLogs(ctx, id, eventWindow)
-			if err != nil {
-				return nil, errors.Wrap(err, errReadLogs)
-			}
-			evs := make([]Event, 0, len(raw))
-			for _, r := range raw {
-				evs = append(evs, parseEvent(r))
-			}
-			return evs, nil
+		v, at, err := o.get(src.Key+"|logs|"+id, detailSince, func(prev any) (any, error) {
+			return readEvents(ctx, src, id, prev)
 		})
 		if err != nil {
 			return nil, err
@@ -314,7 +391,7 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		s.Events = v.([]Event) //nolint:forcetypeassert // as above.
 	}
 	if need.Tasks {
-		v, at, err := o.get(src.Key+"|tasks|"+id, detailMaxAge, func() (any, error) {
+		v, at, err := o.get(src.Key+"|tasks|"+id, detailSince, func(any) (any, error) {
 			ts, err := src.API.ListTasks(ctx, id)
 			return ts, errors.Wrap(err, errListTasks)
 		})

@@ -18,6 +18,7 @@ package ops
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -210,8 +211,8 @@ func (c *counting) api() *fake.MockClient {
 		},
 		MockClusterLogs: func(_ context.Context, _ string, limit int) ([]sb.ClusterLogEntry, error) {
 			c.logs.Add(1)
-			if limit != eventWindow {
-				return nil, errors.Errorf("ClusterLogs limit %d, want %d", limit, eventWindow)
+			if limit != eventWindow && limit != eventProbe {
+				return nil, errors.Errorf("ClusterLogs limit %d, want %d or %d", limit, eventWindow, eventProbe)
 			}
 			return []sb.ClusterLogEntry{{"id": "e1", "object_name": "Cluster", "object_id": "c1",
 				"message": "Cluster status changed from unready to in_activation"}}, nil
@@ -424,6 +425,77 @@ func TestObserverErrors(t *testing.T) {
 			}
 			if len(s.Tasks) != tc.want.tasks {
 				t.Errorf("\n%s\nlen(Tasks) = %d, want %d", tc.reason, len(s.Tasks), tc.want.tasks)
+			}
+		})
+	}
+}
+
+func TestReadEvents(t *testing.T) {
+	// log is a backend log of events e1…en, oldest first.
+	log := func(n int) []sb.ClusterLogEntry {
+		out := make([]sb.ClusterLogEntry, 0, n)
+		for i := 1; i <= n; i++ {
+			out = append(out, sb.ClusterLogEntry{"id": fmt.Sprintf("e%d", i)})
+		}
+		return out
+	}
+	// window is the parsed events ek…en.
+	window := func(k, n int) []Event {
+		out := make([]Event, 0, n-k+1)
+		for i := k; i <= n; i++ {
+			out = append(out, Event{ID: fmt.Sprintf("e%d", i)})
+		}
+		return out
+	}
+	cases := map[string]struct {
+		reason string
+		prev   any
+		log    int // events in the backend's log
+		want   []Event
+		limits []int // of the reads made
+	}{
+		"FirstRead": {
+			reason: "Without a window to bring up to date the whole window is read.",
+			log:    30, want: window(1, 30), limits: []int{eventWindow},
+		},
+		"ReachesBack": {
+			reason: "The newest events that reach back to the window's newest are appended to it: one small read.",
+			prev:   window(1, 15), log: 30, want: window(1, 30), limits: []int{eventProbe},
+		},
+		"Unchanged": {
+			reason: "A log with nothing new leaves the window as it was, after one small read.",
+			prev:   window(1, 30), log: 30, want: window(1, 30), limits: []int{eventProbe},
+		},
+		"TooManyNew": {
+			reason: "More new events than a small read holds: the whole window is read again.",
+			prev:   window(1, 3), log: 40, want: window(1, 40), limits: []int{eventProbe, eventWindow},
+		},
+		"ShortLog": {
+			reason: "A small read answered with fewer events than asked is the whole log.",
+			prev:   []Event{}, log: 5, want: window(1, 5), limits: []int{eventProbe},
+		},
+		"CappedAtTheWindow": {
+			reason: "The window keeps the newest eventWindow events.",
+			prev:   window(1, eventWindow), log: eventWindow + 5, want: window(6, eventWindow+5), limits: []int{eventProbe},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var limits []int
+			api := &fake.MockClient{MockClusterLogs: func(_ context.Context, _ string, limit int) ([]sb.ClusterLogEntry, error) {
+				limits = append(limits, limit)
+				evs := log(tc.log)
+				return evs[max(len(evs)-limit, 0):], nil
+			}}
+			got, err := readEvents(context.Background(), Source{Key: "k", API: api}, "c1", tc.prev)
+			if err != nil {
+				t.Fatalf("\n%s\nreadEvents(...): %v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("\n%s\nreadEvents(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.limits, limits); diff != "" {
+				t.Errorf("\n%s\nreads (limit): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

@@ -242,16 +242,20 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 		// or at the detail floor, and is not probed for.
 		probe := (need.Nodes || need.Events) && now.Sub(cw.probed) >= w.ProbeInterval
 		w.mu.Unlock()
+		// Details requested from here on are fresh enough; the probe brings
+		// the log window up to date, so a change it shows costs no second
+		// read of the log.
+		since := w.Observer.since(-1)
 		if !changed && probe {
-			if newest, perr := w.Observer.newestEvent(ctx, src, cw.id); perr == nil {
+			if newest, at, perr := w.Observer.probeEvents(ctx, src, cw.id); perr == nil {
 				w.mu.Lock()
 				changed = cw.newest != "" && cw.newest != newest
-				cw.newest, cw.probed = newest, now
+				cw.newest, cw.probed, since = newest, now, at
 				w.mu.Unlock()
 			}
 		}
 		if changed {
-			snap, err = w.Observer.freshDetail(ctx, src, cw.id, need)
+			snap, err = w.Observer.freshDetail(ctx, src, cw.id, need, since)
 		}
 		if err == nil && need.Events {
 			w.mu.Lock()

@@ -280,26 +280,25 @@ func TestWatcherProbes(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		need   Needs
-		probes int
+		// logReads are the reads of the log over three polls.
+		logReads int
 	}{
 		"Nodes": {
-			reason: "A waiter on node states is probed for the newest event (the backend logs node status changes) at every poll past ProbeInterval.",
-			need:   Needs{Nodes: true},
-			probes: 3,
+			reason:   "A waiter on node states is probed for new events (the backend logs node status changes) at every poll past ProbeInterval.",
+			need:     Needs{Nodes: true},
+			logReads: 3,
 		},
 		"Events": {
-			reason: "A waiter on events is probed too.",
-			need:   Needs{Events: true},
-			probes: 3,
+			reason:   "A waiter on events is probed too, after the first poll read its window.",
+			need:     Needs{Events: true},
+			logReads: 4,
 		},
 		"TasksOnly": {
 			reason: "A waiter on tasks alone is not probed: task changes are not logged; the record (is_re_balancing) and the detail floor show them.",
 			need:   Needs{Tasks: true},
-			probes: 0,
 		},
 		"RecordOnly": {
 			reason: "A waiter on the cluster record alone reads nothing but the shared list.",
-			probes: 0,
 		},
 	}
 	for name, tc := range cases {
@@ -307,12 +306,10 @@ func TestWatcherProbes(t *testing.T) {
 			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
 				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
 			api := b.api()
-			probes := 0
+			logReads := 0
 			logs := api.MockClusterLogs
 			api.MockClusterLogs = func(ctx context.Context, id string, limit int) ([]sb.ClusterLogEntry, error) {
-				if limit == 1 {
-					probes++
-				}
+				logReads++
 				return logs(ctx, id, limit)
 			}
 			api.MockListTasks = func(context.Context, string) ([]sb.TaskDTO, error) { return nil, nil }
@@ -326,9 +323,48 @@ func TestWatcherProbes(t *testing.T) {
 				w.pollAll(ctx)
 				clk.Step(time.Second)
 			}
-			if probes != tc.probes {
-				t.Errorf("\n%s\nnewest-event probes: %d, want %d", tc.reason, probes, tc.probes)
+			if logReads != tc.logReads {
+				t.Errorf("\n%s\nlog reads: %d, want %d", tc.reason, logReads, tc.logReads)
 			}
 		})
+	}
+}
+
+// TestWatcherReadsTheLogOncePerChange: the probe that shows a new event has
+// brought the shared log window up to date, so the details read for the
+// change do not read the log again.
+func TestWatcherReadsTheLogOncePerChange(t *testing.T) {
+	b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
+		nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+	api := b.api()
+	logReads, nodeReads := 0, 0
+	logs, nodes := api.MockClusterLogs, api.MockListStorageNodes
+	api.MockClusterLogs = func(ctx context.Context, id string, limit int) ([]sb.ClusterLogEntry, error) {
+		logReads++
+		return logs(ctx, id, limit)
+	}
+	api.MockListStorageNodes = func(ctx context.Context, id string) ([]sb.StorageNodeDTO, error) {
+		nodeReads++
+		return nodes(ctx, id)
+	}
+	w, clk, wakes := newTestWatcher(time.Minute)
+	w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Hour, Now: clk.Now}
+	ctx := context.Background()
+	op := types.NamespacedName{Namespace: "ns", Name: "op"}
+	w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", Needs{Nodes: true, Events: true}, &Snapshot{Cluster: b.cluster}, op)
+	w.pollAll(ctx)
+	drain(wakes)
+	b.set(func(b *backendView) {
+		b.nodes[0].Status = sb.NodeOffline
+		b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "message": "Storage node status changed from online to offline"})
+	})
+	logReads, nodeReads = 0, 0
+	clk.Step(time.Second)
+	w.pollAll(ctx)
+	if logReads != 1 || nodeReads != 1 {
+		t.Errorf("a new event: log read %d times, node list %d times; want each once", logReads, nodeReads)
+	}
+	if diff := cmp.Diff([]types.NamespacedName{op}, drain(wakes)); diff != "" {
+		t.Errorf("a new event: wake-ups: -want, +got:\n%s", diff)
 	}
 }
