@@ -474,7 +474,8 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 		}
 		return false, nil
 	}
-	e.Watcher.Watch(e.Kind, r.Source, r.ClusterID, need, snap, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
+	answered := st.Guard != nil && st.Guard.Answered && int(st.Step) < len(steps) && steps[st.Step].EndInRecord
+	e.Watcher.Watch(e.Kind, r.Source, r.ClusterID, need, answered, snap, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 	if int(st.Step) >= len(steps) {
 		return false, e.finish(ctx, r, v1alpha1.OperationSucceeded, ReasonCompleted, "all steps done")
 	}

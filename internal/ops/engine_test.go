@@ -1793,3 +1793,48 @@ func TestEngineObserveEvents(t *testing.T) {
 		})
 	}
 }
+
+// TestEngineWatchPace: an operation asks the watcher for the slow pace only
+// once its step's call was answered and the step's end shows in the cluster
+// record.
+func TestEngineWatchPace(t *testing.T) {
+	op1Lock := lockOf(operation(), v1alpha1.OperationPending)
+	cases := map[string]struct {
+		reason      string
+		op          *v1alpha1.ClusterOps
+		endInRecord bool
+		want        bool
+	}{
+		"AnsweredEndInRecord": {reason: "An answered call whose end shows in the record is watched at the slow pace.",
+			op: operation(sent(time.Minute)), endInRecord: true, want: true},
+		"AnsweredEndNotInRecord": {reason: "An answered call whose end only the log or node list shows is watched promptly.",
+			op: operation(sent(time.Minute)), want: false},
+		"UnansweredEndInRecord": {reason: "A call whose answer is not known yet is watched promptly: its evidence is looked for.",
+			op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), endInRecord: true, want: false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			kube := newKube(t, nil, tc.op, storageCluster(lockedBy(op1Lock)))
+			e := newEngine(kube, &clock{now: t0.Add(time.Minute + 100*time.Millisecond)})
+			w, _, _ := newTestWatcher(time.Minute)
+			e.Watcher = w
+			b := &backend{status: sb.ClusterInActivation}
+			step := testStep(func(s *Step) { s.EndInRecord = tc.endInRecord })
+			if _, err := e.Observe(context.Background(), runOf(kube, getOp(t, kube, "op1"), b.api(), step)); err != nil {
+				t.Fatalf("\n%s\nObserve(...): %v", tc.reason, err)
+			}
+			got, watched := false, 0
+			for _, cw := range w.clusters {
+				for _, wt := range cw.waiters {
+					got, watched = wt.endInRecord, watched+1
+				}
+			}
+			if watched != 1 {
+				t.Fatalf("\n%s\nthe operation asked to be watched %d times, want once", tc.reason, watched)
+			}
+			if got != tc.want {
+				t.Errorf("\n%s\nwatched with endInRecord %t, want %t", tc.reason, got, tc.want)
+			}
+		})
+	}
+}

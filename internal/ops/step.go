@@ -117,6 +117,12 @@ type Step struct {
 	Name string
 	// Needs is what the step must observe besides the cluster record.
 	Needs Needs
+	// EndInRecord says the step's end, once its call was answered, shows in
+	// the cluster record (the cluster's status): the watcher then probes
+	// the log for what only it and the node list show (progress, a failure
+	// part-way) at its slow pace (docs/operations-engine.md, "What an
+	// operation costs the backend").
+	EndInRecord bool
 	// SafePoint says the target is whole before this step: a cancelled or
 	// deleted operation stops here (a NodeRollingRestart before its next
 	// node); elsewhere it runs on to its next safe point or its end

@@ -48,7 +48,8 @@ type Watcher struct {
 	Interval time.Duration
 	// ProbeInterval is how often a watched cluster's newest event is
 	// probed when a waiter needs more than its record; zero probes at
-	// every poll.
+	// every poll. When every such waiter's end shows in the record, it is
+	// probed at a quarter of that pace.
 	ProbeInterval time.Duration
 	// Linger is how long an operation stays watched after it last asked.
 	Linger time.Duration
@@ -92,7 +93,13 @@ type waiter struct {
 	until time.Time // when the interest lapses unless renewed
 	need  Needs     // what the operation looks at
 	seen  string    // the fingerprint of what it last saw
+	// endInRecord: the end it waits for shows in the cluster record.
+	endInRecord bool
 }
+
+// slowProbes is how many times longer the probe interval is when every
+// waiter that needs more than the record waits for an end that shows in it.
+const slowProbes = 4
 
 func (w *Watcher) init() {
 	w.once.Do(func() {
@@ -138,9 +145,11 @@ func (w *Watcher) Start(ctx context.Context) error {
 
 // Watch asks to wake operation op of kind when the backend's view of
 // cluster id differs from seen, the snapshot the operation just decided on
-// (only what need covers counts). The interest lasts Linger and is renewed
-// by asking again.
-func (w *Watcher) Watch(kind string, src Source, id string, need Needs, seen *Snapshot, op types.NamespacedName) {
+// (only what need covers counts). endInRecord says that the end the
+// operation waits for shows in the cluster record, so what only the log
+// and the node list show may be seen at the slow pace. The interest lasts
+// Linger and is renewed by asking again.
+func (w *Watcher) Watch(kind string, src Source, id string, need Needs, endInRecord bool, seen *Snapshot, op types.NamespacedName) {
 	if w == nil {
 		return
 	}
@@ -157,7 +166,8 @@ func (w *Watcher) Watch(kind string, src Source, id string, need Needs, seen *Sn
 		}
 	}
 	cw.src = src // the newest client for this control plane
-	cw.waiters[waiterKey{kind: kind, op: op}] = &waiter{until: w.Clock.Now().Add(w.Linger), need: need, seen: fingerprint(seen, need)}
+	cw.waiters[waiterKey{kind: kind, op: op}] = &waiter{until: w.Clock.Now().Add(w.Linger), need: need, seen: fingerprint(seen, need),
+		endInRecord: endInRecord}
 }
 
 // Unwatch ends the interest of an operation, e.g. when it finished.
@@ -210,12 +220,16 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 	w.mu.Lock()
 	now := w.Clock.Now()
 	need := Needs{}
+	probeEvery := slowProbes * w.ProbeInterval
 	for k, wt := range cw.waiters {
 		if now.After(wt.until) {
 			delete(cw.waiters, k)
 			continue
 		}
 		need = need.or(wt.need)
+		if (wt.need.Nodes || wt.need.Events) && !wt.endInRecord {
+			probeEvery = w.ProbeInterval
+		}
 	}
 	if len(cw.waiters) == 0 {
 		delete(w.clusters, cw.src.Key+"|"+cw.id)
@@ -240,7 +254,7 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 		// backend logs those), not task changes: a waiter on tasks alone
 		// (a rebalance) learns of them from the record (is_re_balancing)
 		// or at the detail floor, and is not probed for.
-		probe := (need.Nodes || need.Events) && now.Sub(cw.probed) >= w.ProbeInterval
+		probe := (need.Nodes || need.Events) && now.Sub(cw.probed) >= probeEvery
 		w.mu.Unlock()
 		// Details requested from here on are fresh enough; the probe brings
 		// the log window up to date, so a change it shows costs no second

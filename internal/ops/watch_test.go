@@ -145,7 +145,7 @@ func TestWatcherWakes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w.Watch(v1alpha1.ClusterOpsKind, src, "c1", tc.need, seen, op)
+			w.Watch(v1alpha1.ClusterOpsKind, src, "c1", tc.need, false, seen, op)
 			b.set(tc.change)
 			clk.Step(tc.after)
 			// Two polls see the change: one wake-up per change.
@@ -173,8 +173,8 @@ func TestWatcherWakesEachKind(t *testing.T) {
 	ctx := context.Background()
 	seen := &Snapshot{Cluster: b.cluster}
 	a, n := types.NamespacedName{Namespace: "ns", Name: "a"}, types.NamespacedName{Namespace: "ns", Name: "n"}
-	w.Watch(v1alpha1.ClusterOpsKind, src, "c1", Needs{}, seen, a)
-	w.Watch(v1alpha1.StorageNodeOpsKind, src, "c1", Needs{}, seen, n)
+	w.Watch(v1alpha1.ClusterOpsKind, src, "c1", Needs{}, false, seen, a)
+	w.Watch(v1alpha1.StorageNodeOpsKind, src, "c1", Needs{}, false, seen, n)
 	b.set(func(b *backendView) { b.cluster.Status = sb.ClusterActive })
 	w.pollAll(ctx)
 	if diff := cmp.Diff([]types.NamespacedName{a}, drain(clusterOps)); diff != "" {
@@ -203,7 +203,7 @@ func TestWatcherStopsPolling(t *testing.T) {
 	ctx := context.Background()
 
 	op := types.NamespacedName{Namespace: "ns", Name: "op"}
-	w.Watch(v1alpha1.ClusterOpsKind, src, "c1", Needs{}, &Snapshot{Cluster: b.cluster}, op)
+	w.Watch(v1alpha1.ClusterOpsKind, src, "c1", Needs{}, false, &Snapshot{Cluster: b.cluster}, op)
 	w.pollAll(ctx)
 	w.Unwatch(v1alpha1.ClusterOpsKind, src, "c1", op)
 	w.pollAll(ctx)
@@ -264,7 +264,7 @@ func TestWatcherTiers(t *testing.T) {
 			w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Second, Now: clk.Now}
 			ctx := context.Background()
 			op := types.NamespacedName{Namespace: "ns", Name: "op"}
-			w.Watch(v1alpha1.ClusterOpsKind, src, "c1", Needs{Nodes: true}, &Snapshot{Cluster: b.cluster}, op)
+			w.Watch(v1alpha1.ClusterOpsKind, src, "c1", Needs{Nodes: true}, false, &Snapshot{Cluster: b.cluster}, op)
 			w.pollAll(ctx)
 			b.set(tc.change)
 			clk.Step(tc.after)
@@ -280,9 +280,24 @@ func TestWatcherProbes(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		need   Needs
+		// endInRecord: the waiter's end shows in the cluster record;
+		// alsoPrompt adds a waiter on the same cluster whose end does not.
+		endInRecord, alsoPrompt bool
 		// logReads are the reads of the log over three polls.
 		logReads int
 	}{
+		"EndInRecord": {
+			reason:      "A waiter whose end shows in the cluster record is probed at a quarter of the pace (every 2 s here).",
+			need:        Needs{Nodes: true},
+			endInRecord: true,
+			logReads:    2,
+		},
+		"EndInRecordBesideAPromptWaiter": {
+			reason:      "Any waiter whose end does not show in the record keeps the cluster probed at the full pace.",
+			need:        Needs{Nodes: true},
+			endInRecord: true, alsoPrompt: true,
+			logReads: 3,
+		},
 		"Nodes": {
 			reason:   "A waiter on node states is probed for new events (the backend logs node status changes) at every poll past ProbeInterval.",
 			need:     Needs{Nodes: true},
@@ -317,8 +332,12 @@ func TestWatcherProbes(t *testing.T) {
 			w.ProbeInterval = 500 * time.Millisecond
 			w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Hour, Now: clk.Now}
 			ctx := context.Background()
-			w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", tc.need, &Snapshot{Cluster: b.cluster},
+			w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", tc.need, tc.endInRecord, &Snapshot{Cluster: b.cluster},
 				types.NamespacedName{Namespace: "ns", Name: "op"})
+			if tc.alsoPrompt {
+				w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", tc.need, false, &Snapshot{Cluster: b.cluster},
+					types.NamespacedName{Namespace: "ns", Name: "other"})
+			}
 			for range 3 {
 				w.pollAll(ctx)
 				clk.Step(time.Second)
@@ -351,7 +370,7 @@ func TestWatcherReadsTheLogOncePerChange(t *testing.T) {
 	w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Hour, Now: clk.Now}
 	ctx := context.Background()
 	op := types.NamespacedName{Namespace: "ns", Name: "op"}
-	w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", Needs{Nodes: true, Events: true}, &Snapshot{Cluster: b.cluster}, op)
+	w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", Needs{Nodes: true, Events: true}, false, &Snapshot{Cluster: b.cluster}, op)
 	w.pollAll(ctx)
 	drain(wakes)
 	b.set(func(b *backendView) {

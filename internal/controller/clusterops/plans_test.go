@@ -515,6 +515,32 @@ func TestRestartPlan(t *testing.T) {
 	}
 }
 
+func TestEndInRecord(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		typ    v1alpha1.ClusterOperationType
+		want   map[string]bool // step name: EndInRecord
+	}{
+		"Activate": {reason: "An activation ends with the cluster active, or back where it was: the record shows both.",
+			typ: v1alpha1.ClusterActivate, want: map[string]bool{"activate": true}},
+		"Expand": {reason: "An expansion without new nodes flips in_expansion -> active within milliseconds: only the log shows it.",
+			typ: v1alpha1.ClusterExpand, want: map[string]bool{"expand": false}},
+		"Restart": {reason: "A shutdown ends when the last node is offline (the node list shows it); a start when the backend re-activates the cluster.",
+			typ: v1alpha1.ClusterRestart, want: map[string]bool{"restart: shutdown": false, "restart: start": true}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := map[string]bool{}
+			for _, s := range planFor(clusterOps(tc.typ), cid, steps.AutoExpansion{})(nil) {
+				got[s.Name] = s.EndInRecord
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("\n%s\nEndInRecord by step: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
 func TestRollingRestartPlan(t *testing.T) {
 	type summary struct {
 		Name        string

@@ -30,7 +30,7 @@ import (
 // Activate activates a cluster once expected nodes are online: POST
 // /activate, 202 (docs/steps.md, "Cluster activate").
 func Activate(id string, expected int64) ops.Step {
-	s := ops.Step{Name: "activate", Needs: ops.Needs{Nodes: true, Events: true},
+	s := ops.Step{Name: "activate", Needs: ops.Needs{Nodes: true, Events: true}, EndInRecord: true,
 		WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerFails,
 		CheckHint: "the cluster's status: an activation may still be running (wait until it is active or back to unready) and a second one would run concurrently",
 		Call:      func(ctx context.Context, api sb.API) error { return api.ActivateCluster(ctx, id) }}
@@ -225,7 +225,7 @@ func ClusterShutdown(id string) ops.Step {
 // (docs/steps.md, "Cluster start"). afterShutdown: the start of a Restart,
 // which waits for its shutdown to show.
 func ClusterStart(id string, afterShutdown bool) ops.Step {
-	s := ops.Step{Name: "start", Needs: ops.Needs{Nodes: true, Events: true},
+	s := ops.Step{Name: "start", Needs: ops.Needs{Nodes: true, Events: true}, EndInRecord: true,
 		WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerFails,
 		CheckHint: "the node statuses: a start may be running, and a second start shuts down the nodes the first brought up",
 		Call:      func(ctx context.Context, api sb.API) error { return api.StartCluster(ctx, id) }}
