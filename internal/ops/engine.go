@@ -474,8 +474,10 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 		}
 		return false, nil
 	}
-	answered := st.Guard != nil && st.Guard.Answered && int(st.Step) < len(steps) && steps[st.Step].EndInRecord
-	e.Watcher.Watch(e.Kind, r.Source, r.ClusterID, need, answered, snap, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
+	// An answered call whose end the cluster record shows may be watched
+	// at the slow pace (Step.EndInRecord).
+	endInRecord := st.Guard != nil && st.Guard.Answered && int(st.Step) < len(steps) && steps[st.Step].EndInRecord
+	e.Watcher.Watch(e.Kind, r.Source, r.ClusterID, need, endInRecord, snap, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 	if int(st.Step) >= len(steps) {
 		return false, e.finish(ctx, r, v1alpha1.OperationSucceeded, ReasonCompleted, "all steps done")
 	}
