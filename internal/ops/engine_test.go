@@ -118,6 +118,20 @@ func TestEngineObserve(t *testing.T) {
 		s.Gate = func(*Snapshot) (string, string) { return "the cluster is in_expansion", "" }
 	})
 
+	// doneWith is op1 seeing its call's end at t0+2m while others wait on
+	// its target; doneHandingTo is its success, its lock handed to next.
+	doneWith := func(others ...client.Object) observeArgs {
+		return observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 2 * time.Minute, op: operation(sent(time.Minute)),
+			backend: &backend{status: sb.ClusterActive}, others: others}
+	}
+	doneHandingTo := func(next *v1alpha1.ClusterOps) observeWant {
+		return observeWant{
+			status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute, withProgress(prog(1, 1, "")), evidenceSeen),
+			message: "activate done", lock: lockOf(next, v1alpha1.OperationPending),
+			history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute)},
+		}
+	}
+
 	cases := map[string]observeCase{
 		"QueuedBehindLiveHolder": {
 			reason: "An operation waits while another live, unfinished operation holds the lock; finished operations and the holder do not count in the queue.",
@@ -430,45 +444,23 @@ func TestEngineObserve(t *testing.T) {
 		},
 		"DoneHandsTheLockOver": {
 			reason: "A finishing operation hands its lock to the first in its queue in the write that records it, so that the next need not take it.",
-			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 2 * time.Minute, op: operation(sent(time.Minute)),
-				backend: &backend{status: sb.ClusterActive}, others: []client.Object{queuedOp("op3", "uid-3", 3*time.Minute), queuedOp("op2", "uid-2", 2*time.Minute)}},
-			want: observeWant{
-				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute, withProgress(prog(1, 1, "")), evidenceSeen),
-				message: "activate done", lock: lockOf(queuedOp("op2", "uid-2", 2*time.Minute), v1alpha1.OperationPending),
-				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute)},
-			},
+			args:   doneWith(queuedOp("op3", "uid-3", 3*time.Minute), queuedOp("op2", "uid-2", 2*time.Minute)),
+			want:   doneHandingTo(queuedOp("op2", "uid-2", 2*time.Minute)),
 		},
 		"HandOverSkipsACancelledOperation": {
 			reason: "A cancelled operation first in line ends without the lock: the lock goes to the one after it.",
-			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 2 * time.Minute, op: operation(sent(time.Minute)),
-				backend: &backend{status: sb.ClusterActive}, others: []client.Object{queuedOp("op2", "uid-2", 2*time.Minute, cancelled()), queuedOp("op3", "uid-3", 3*time.Minute)}},
-			want: observeWant{
-				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute, withProgress(prog(1, 1, "")), evidenceSeen),
-				message: "activate done", lock: lockOf(queuedOp("op3", "uid-3", 3*time.Minute), v1alpha1.OperationPending),
-				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute)},
-			},
+			args:   doneWith(queuedOp("op2", "uid-2", 2*time.Minute, cancelled()), queuedOp("op3", "uid-3", 3*time.Minute)),
+			want:   doneHandingTo(queuedOp("op3", "uid-3", 3*time.Minute)),
 		},
 		"HandOverPassesAClosedWindow": {
 			reason: "An operation first in line whose maintenance window is closed does not queue: the lock goes to the one after it.",
-			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 2 * time.Minute, op: operation(sent(time.Minute)),
-				backend: &backend{status: sb.ClusterActive}, others: []client.Object{queuedOp("op3", "uid-3", 3*time.Minute),
-					queuedOp("op2", "uid-2", 2*time.Minute, inWindow("0 2 * * *"))}},
-			want: observeWant{
-				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute, withProgress(prog(1, 1, "")), evidenceSeen),
-				message: "activate done", lock: lockOf(queuedOp("op3", "uid-3", 3*time.Minute), v1alpha1.OperationPending),
-				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute)},
-			},
+			args:   doneWith(queuedOp("op3", "uid-3", 3*time.Minute), queuedOp("op2", "uid-2", 2*time.Minute, inWindow("0 2 * * *"))),
+			want:   doneHandingTo(queuedOp("op3", "uid-3", 3*time.Minute)),
 		},
 		"HandOverToAnOpenWindow": {
 			reason: "An operation first in line whose maintenance window is open is handed the lock.",
-			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: 2 * time.Minute, op: operation(sent(time.Minute)),
-				backend: &backend{status: sb.ClusterActive}, others: []client.Object{queuedOp("op3", "uid-3", 3*time.Minute),
-					queuedOp("op2", "uid-2", 2*time.Minute, inWindow("0 12 * * *"))}},
-			want: observeWant{
-				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute, withProgress(prog(1, 1, "")), evidenceSeen),
-				message: "activate done", lock: lockOf(queuedOp("op2", "uid-2", 2*time.Minute), v1alpha1.OperationPending),
-				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, 2*time.Minute)},
-			},
+			args:   doneWith(queuedOp("op3", "uid-3", 3*time.Minute), queuedOp("op2", "uid-2", 2*time.Minute, inWindow("0 12 * * *"))),
+			want:   doneHandingTo(queuedOp("op2", "uid-2", 2*time.Minute)),
 		},
 		"HandedTheLockStarts": {
 			reason: "An operation handed the lock starts without taking it: no read from the API server and no write of the target, and its first call is due in the same pass.",
