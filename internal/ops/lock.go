@@ -209,7 +209,7 @@ func RunningHolder(ctx context.Context, r client.Reader, t Target) (*v1alpha1.Op
 // Release releases o's lock on the target, handing it over to next (nil:
 // nobody), when the copy read through Kube shows o holding it, without
 // confirming with Reader: it is for an operation whose finished status was
-// read, which Finish (confirming with the API server) preceded.
+// read, which FinishIn (confirming with the API server) preceded.
 func (l *Lock) Release(ctx context.Context, key types.NamespacedName, o, next Object) error {
 	t, err := l.getTarget(ctx, key)
 	switch {
@@ -224,18 +224,14 @@ func (l *Lock) Release(ctx context.Context, key types.NamespacedName, o, next Ob
 	return errors.Wrap(l.Kube.Status().Update(ctx, t), errUpdateTarget)
 }
 
-// Finish releases o's lock on the target (if o holds it) and appends rec to
-// the target's bounded history (unless a record of o is already there), in
-// one write. A missing target is not an error: there is nothing to keep.
-func (l *Lock) Finish(ctx context.Context, key types.NamespacedName, o Object, rec *v1alpha1.OperationRecord) error {
-	return l.FinishIn(ctx, key, key, o, rec, nil)
-}
-
-// FinishIn is Finish with the history kept on another object than the
-// lock (the record is written first, then the lock released, so a crash in
-// between leaves a lock whose holder is finished, and is taken over), and
-// the lock handed over to next, when not nil, in the write that releases it
-// (docs/operations-engine.md, "Handing the lock over").
+// FinishIn releases o's lock on the target at lockKey (if o holds it),
+// handing it over to next when not nil (docs/operations-engine.md,
+// "Handing the lock over"), and appends rec to the bounded history at
+// historyKey (unless a record of o is already there). When both are one
+// object that is one write; otherwise the record is written first, then
+// the lock released, so a crash in between leaves a lock whose holder is
+// finished, and is taken over. A missing target is not an error: there is
+// nothing to keep.
 func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord, next Object) error {
 	// Another writer of the target's status (its own controller's drift
 	// check) makes a write conflict now and then: it is tried again at

@@ -295,7 +295,7 @@ func TestFinishConfirmsWithTheAPIServer(t *testing.T) {
 	// The cache still shows the cluster as it was before the lock was taken.
 	cache := staleGet{Client: api, obj: storageCluster()}
 	l := &Lock{Kube: cache, Reader: api, NewTarget: func() Target { return &v1alpha1.StorageCluster{} }}
-	if err := l.Finish(context.Background(), targetKey, getOp(t, api, "op1"), nil); err != nil {
+	if err := l.FinishIn(context.Background(), targetKey, targetKey, getOp(t, api, "op1"), nil, nil); err != nil {
 		t.Fatalf("Finish(...): %v", err)
 	}
 	if a := getCluster(t, api).Status.AtProvider.ActiveOperation; a != nil {
@@ -336,7 +336,7 @@ func TestFinishRetriesAConflict(t *testing.T) {
 				},
 			}, op1.DeepCopy(), storageCluster(lockedBy(lockOf(op1, v1alpha1.OperationRunning))))
 			rec := recordFor(op1)
-			err := newLock(kube).Finish(context.Background(), targetKey, getOp(t, kube, "op1"), &rec)
+			err := newLock(kube).FinishIn(context.Background(), targetKey, targetKey, getOp(t, kube, "op1"), &rec, nil)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("\n%s\nFinish(...): %v, want error %t", tc.reason, err, tc.wantErr)
 			}
@@ -360,7 +360,7 @@ func TestFinishTrustsACachedRecord(t *testing.T) {
 	recorded.Status.AtProvider.OperationHistory = []v1alpha1.OperationRecord{recordFor(op1)}
 	kube := newKube(t, nil, op1.DeepCopy(), recorded)
 	l := &Lock{Kube: kube, Reader: errReader{err: errors.New("boom")}, NewTarget: func() Target { return &v1alpha1.StorageCluster{} }}
-	if err := l.Finish(context.Background(), targetKey, getOp(t, kube, "op1"), nil); err != nil {
+	if err := l.FinishIn(context.Background(), targetKey, targetKey, getOp(t, kube, "op1"), nil, nil); err != nil {
 		t.Errorf("\nA cached copy with the operation's record shows its lock released (one write): the API server is not asked.\nFinish(...): %v", err)
 	}
 }
@@ -449,7 +449,7 @@ func (s staleGet) Get(_ context.Context, _ client.ObjectKey, o client.Object, _ 
 func TestFinishTargetUnreadable(t *testing.T) {
 	// A client whose reads fail with something other than NotFound.
 	l := newLock(failingGet{Client: newKube(t, nil), err: errors.New("boom")})
-	err := l.Finish(context.Background(), targetKey, operation(), nil)
+	err := l.FinishIn(context.Background(), targetKey, targetKey, operation(), nil, nil)
 	if err == nil || !strings.Contains(err.Error(), errGetTarget+": boom") {
 		t.Errorf("\nAn unreadable target is an error, wrapped.\nFinish(...): got %v", err)
 	}
