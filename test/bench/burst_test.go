@@ -112,10 +112,11 @@ func runBurst(t *testing.T) {
 
 	s.sim.ResetJournal()
 	k0, w0, p0, cp0 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), controlPlaneCPU()
-	var profiles []string
+	var profiles, apiServerProfile []string
 	var profWG sync.WaitGroup
 	if sz.Pprof {
-		profWG.Add(1)
+		profWG.Add(2)
+		go func() { defer profWG.Done(); apiServerProfile = profileAPIServer(t, "burst", 30) }()
 		go func() { defer profWG.Done(); profiles = p.profile(t, "burst", 30) }()
 	}
 
@@ -136,6 +137,7 @@ func runBurst(t *testing.T) {
 	k1, w1, p1, cp1 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), controlPlaneCPU()
 	stopPoll()
 	profWG.Wait()
+	profiles = append(profiles, apiServerProfile...)
 
 	recs := w.records()
 	r := &burstResult{Clusters: n, Operations: n * len(burstTypes), Speed: sz.BurstSpeed,

@@ -32,6 +32,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"k8s.io/client-go/rest"
 )
 
 // clockTicks is USER_HZ, the unit of utime and stime in /proc/<pid>/stat;
@@ -323,7 +325,7 @@ func (p *provider) profile(t *testing.T, name string, seconds int) []string {
 		{name + ".heap.pprof", "/debug/pprof/heap"},
 	} {
 		path := filepath.Join(world.logDir, pr.file)
-		if err := fetch("http://"+p.pprofAddr+pr.url, path, time.Duration(seconds+30)*time.Second); err != nil {
+		if err := fetch(http.DefaultClient, "http://"+p.pprofAddr+pr.url, path, time.Duration(seconds+30)*time.Second); err != nil {
 			t.Logf("pprof %s: %v", pr.url, err)
 			continue
 		}
@@ -332,14 +334,32 @@ func (p *provider) profile(t *testing.T, name string, seconds int) []string {
 	return paths
 }
 
-func fetch(url, path string, timeout time.Duration) error {
+// profileAPIServer saves a CPU profile of seconds of the envtest
+// kube-apiserver into the log folder when BENCH_PPROF=1; it returns the path.
+func profileAPIServer(t *testing.T, name string, seconds int) []string {
+	t.Helper()
+	hc, err := rest.HTTPClientFor(world.restConfig)
+	if err != nil {
+		t.Logf("pprof kube-apiserver: %v", err)
+		return nil
+	}
+	path := filepath.Join(world.logDir, name+".kube-apiserver.cpu.pprof")
+	url := fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", strings.TrimSuffix(world.restConfig.Host, "/"), seconds)
+	if err := fetch(hc, url, path, time.Duration(seconds+30)*time.Second); err != nil {
+		t.Logf("pprof kube-apiserver: %v", err)
+		return nil
+	}
+	return []string{path}
+}
+
+func fetch(hc *http.Client, url, path string, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		return err
 	}

@@ -59,7 +59,8 @@ type sizes struct {
 	// (BENCH_PROVIDER_ENV, space separated K=V), e.g. GOMEMLIMIT=180MiB.
 	ProviderEnv []string `json:"providerEnv,omitempty"`
 	// Pprof serves the provider's pprof endpoint and saves a 30 s CPU
-	// profile and a heap profile of each scenario (BENCH_PPROF=1).
+	// profile and a heap profile of each scenario, and of the burst a 30 s
+	// CPU profile of the kube-apiserver (BENCH_PPROF=1).
 	Pprof bool `json:"pprof"`
 }
 

@@ -177,7 +177,14 @@ func (w operationStatusWriter) Update(ctx context.Context, obj client.Object, op
 		return w.SubResourceWriter.Update(ctx, obj, opts...)
 	}
 	h, hashed := statusHashes(obj)
-	if (hashed && w.last.covers(obj.GetUID(), obj.GetResourceVersion(), h)) || statusUnchanged(ctx, w.reader, obj) {
+	covered, known := false, false
+	if hashed {
+		covered, known = w.last.covers(obj.GetUID(), obj.GetResourceVersion(), h)
+	}
+	// Only a status this client did not write last is compared with the
+	// cached copy: the cache is likely behind the client's own last write,
+	// and reading around it would cost a GET.
+	if covered || (!known && statusUnchanged(ctx, w.reader, obj)) {
 		return nil
 	}
 	if err := w.SubResourceWriter.Update(ctx, obj); err != nil {
@@ -211,15 +218,16 @@ type hashes struct {
 
 // covers reports whether writing a status with hashes h at resource
 // version rv can be left out: it equals the last write, or changes only
-// what is shown, within coalesceWindow of it.
-func (l *lastWrites) covers(uid types.UID, rv string, h hashes) bool {
+// what is shown, within coalesceWindow of it. known reports whether the
+// last write is at rv, so that what the API server has is known.
+func (l *lastWrites) covers(uid types.UID, rv string, h hashes) (covered, known bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w, ok := l.byUID[uid]
 	if !ok || rv == "" || w.resourceVersion != rv {
-		return false
+		return false, false
 	}
-	return w.hashes.status == h.status || (w.hashes.decisions == h.decisions && l.now().Sub(w.at) < coalesceWindow)
+	return w.hashes.status == h.status || (w.hashes.decisions == h.decisions && l.now().Sub(w.at) < coalesceWindow), true
 }
 
 func (l *lastWrites) remember(uid types.UID, rv string, h hashes) {

@@ -52,7 +52,9 @@ func queuePositionChangedAfter(d time.Duration) func(ctx context.Context, c clie
 func TestOperationClient(t *testing.T) {
 	type want struct {
 		updates, statusWrites int
-		readyReason           xpv2.ConditionReason
+		// reads: reads of the operation by the client under test.
+		reads       int
+		readyReason xpv2.ConditionReason
 	}
 	cases := map[string]struct {
 		reason string
@@ -67,7 +69,7 @@ func TestOperationClient(t *testing.T) {
 				meta.SetExternalCreatePending(op, metav1.Now().Time)
 				return c.Update(ctx, op)
 			},
-			want: want{updates: 0},
+			want: want{updates: 0, reads: 1},
 		},
 		"CreatePendingAndAnotherChange": {
 			reason: "An Update that changes more than the annotation is sent.",
@@ -76,7 +78,7 @@ func TestOperationClient(t *testing.T) {
 				meta.AddFinalizer(op, "example.org/f")
 				return c.Update(ctx, op)
 			},
-			want: want{updates: 1},
+			want: want{updates: 1, reads: 1},
 		},
 		"CreatePendingAfterOwnFinalizerUpdate": {
 			reason: "The create-pending update right after the client's own finalizer update (the cache still behind it) is not sent.",
@@ -114,7 +116,7 @@ func TestOperationClient(t *testing.T) {
 				op.Spec.ForProvider.Cancel = true
 				return c.Update(ctx, op)
 			},
-			want: want{updates: 2},
+			want: want{updates: 2, reads: 1},
 		},
 		"ReconcilerWriteAfterCreate": {
 			reason: "After the engine's outcome write, the reconciler's own write (Creating, with the cache still behind) changes nothing and is not sent; Ready stays the engine's.",
@@ -127,20 +129,20 @@ func TestOperationClient(t *testing.T) {
 				op.SetConditions(xpv2.Creating(), xpv2.ReconcileSuccess())
 				return c.Status().Update(ctx, op)
 			},
-			want: want{statusWrites: 1, readyReason: "Triggered"},
+			want: want{statusWrites: 1, reads: 1, readyReason: "Triggered"},
 		},
 		"MessageOnlyWithinWindow": {
 			reason: "A write that changes only the message soon after the last one is left for the next write that carries a decision.",
 			write:  queuePositionChangedAfter(time.Second),
-			want:   want{statusWrites: 1, readyReason: "Queued"},
+			want:   want{statusWrites: 1, reads: 1, readyReason: "Queued"},
 		},
 		"MessageOnlyAfterWindow": {
 			reason: "Past the coalescing window, a changed message is written.",
 			write:  queuePositionChangedAfter(coalesceWindow),
-			want:   want{statusWrites: 2, readyReason: "Queued"},
+			want:   want{statusWrites: 2, reads: 1, readyReason: "Queued"},
 		},
 		"ChangedStatus": {
-			reason: "A status that changed since the last write is sent.",
+			reason: "A status that changed since the client's last write is sent without reading the object first: the client knows what it wrote.",
 			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
 				op.Status.AtProvider.Phase, op.Status.AtProvider.Reason = v1alpha1.OperationRunning, "Triggered"
 				if err := c.Status().Update(ctx, op); err != nil {
@@ -149,7 +151,7 @@ func TestOperationClient(t *testing.T) {
 				op.Status.AtProvider.Reason = "InProgress"
 				return c.Status().Update(ctx, op)
 			},
-			want: want{statusWrites: 2, readyReason: "InProgress"},
+			want: want{statusWrites: 2, reads: 1, readyReason: "InProgress"},
 		},
 	}
 	for name, tc := range cases {
@@ -168,6 +170,7 @@ func TestOperationClient(t *testing.T) {
 						if cached == nil {
 							return c.Get(ctx, key, obj, opts...)
 						}
+						got.reads++
 						cached.(*v1alpha1.ClusterOps).DeepCopyInto(obj.(*v1alpha1.ClusterOps)) //nolint:forcetypeassert // only operations here.
 						return nil
 					},
