@@ -93,25 +93,30 @@ func TestNextWaiting(t *testing.T) {
 		reason string
 		objs   []Object
 		holder *v1alpha1.OperationReference
-		// want is NextWaiting's answer, wantHolder NotStartedHolder's.
+		// want is NextWaiting's answer, wantHolder NotStartedHolder's,
+		// wantWoken WokenByLockChange's.
 		want, wantHolder string
+		wantWoken        []string
 	}{
 		"FirstCreated": {reason: "The operation created first is next.",
-			objs: []Object{op("b", 2*time.Second), op("a", time.Second)}, want: "a"},
+			objs: []Object{op("b", 2*time.Second), op("a", time.Second)}, want: "a", wantWoken: []string{"a"}},
 		"SkipsHolderFinishedAndStarted": {reason: "The holder, finished operations and one that just released the lock are not waiting.",
 			objs:   []Object{op("h", 0, started), op("f", time.Second, done), op("s", 2*time.Second, started), op("w", 3*time.Second)},
 			holder: &v1alpha1.OperationReference{UID: "h"}, want: "w"},
 		"SkipsOneWaitingForItsWindow": {reason: "An operation waiting for its maintenance window to start does not queue.",
-			objs: []Object{op("a", 0, func(o *v1alpha1.ClusterOps) { o.Status.AtProvider.Reason = ReasonWaitingForWindow }), op("b", time.Second)}, want: "b"},
-		"HandedOverHolder": {reason: "A holder that has not started was handed the lock: it is woken, and the next waits behind it.",
+			objs: []Object{op("a", 0, func(o *v1alpha1.ClusterOps) { o.Status.AtProvider.Reason = ReasonWaitingForWindow }), op("b", time.Second)}, want: "b", wantWoken: []string{"b"}},
+		"HandedOverHolder": {reason: "A holder that has not started was handed the lock: it is woken, and the next waits behind it, not woken, as it cannot take the lock.",
 			objs:   []Object{op("h", 0), op("w", 3*time.Second)},
-			holder: &v1alpha1.OperationReference{UID: "h"}, want: "w", wantHolder: "h"},
+			holder: &v1alpha1.OperationReference{UID: "h"}, want: "w", wantHolder: "h", wantWoken: []string{"h"}},
 		"FinishedHolderNeverStarted": {reason: "A finished holder that never started (handed the lock after it ended) is woken to pass it on.",
 			objs:   []Object{op("h", 0, done)},
-			holder: &v1alpha1.OperationReference{UID: "h"}, wantHolder: "h"},
-		"HolderOfTheOtherKind": {reason: "A holder that is not among the operations asked about is not woken.",
+			holder: &v1alpha1.OperationReference{UID: "h"}, wantHolder: "h", wantWoken: []string{"h"}},
+		"HolderOfTheOtherKind": {reason: "A holder that is not among the operations asked about is not woken, nor the next in line while it holds the lock.",
 			objs:   []Object{op("w", 0)},
 			holder: &v1alpha1.OperationReference{UID: "node-op"}, want: "w"},
+		"StartedHolder": {reason: "A change of a lock held by an operation that runs wakes nobody.",
+			objs:   []Object{op("h", 0, started), op("w", 3*time.Second)},
+			holder: &v1alpha1.OperationReference{UID: "h"}, want: "w"},
 		"NoneWaiting": {reason: "Nobody is next when nobody waits.", objs: []Object{op("f", 0, done)}, want: ""},
 	}
 	for name, tc := range cases {
@@ -129,6 +134,13 @@ func TestNextWaiting(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.wantHolder, got); diff != "" {
 				t.Errorf("\n%s\nNotStartedHolder(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			var woken []string
+			for _, o := range WokenByLockChange(tc.objs, tc.holder) {
+				woken = append(woken, o.GetName())
+			}
+			if diff := cmp.Diff(tc.wantWoken, woken); diff != "" {
+				t.Errorf("\n%s\nWokenByLockChange(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

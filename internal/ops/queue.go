@@ -199,9 +199,9 @@ func (q Queue) Position(o Object) int64 {
 	return int64(len(q) + 1)
 }
 
-// Next returns the operation first in line, or nil when none waits. A
-// change of the lock wakes only this one: it is the only one that can take
-// the lock; the others update their queue position on their next poll.
+// Next returns the operation first in line, or nil when none waits. When
+// the lock is released to nobody, it is the only one woken: it is the only
+// one that can take the lock (WokenByLockChange).
 func (q Queue) Next() Object {
 	if len(q) == 0 {
 		return nil
@@ -213,6 +213,24 @@ func (q Queue) Next() Object {
 // whose lock is held by holder (nil when free), or nil when none waits.
 func NextWaiting(objs []Object, holder *v1alpha1.OperationReference) Object {
 	return QueueOf(objs, holder, nil).Next()
+}
+
+// WokenByLockChange returns the operations among objs that a change of
+// their target's lock, now held by holder (nil when free), wakes: the one
+// handed the lock (NotStartedHolder), and the next in line only when the
+// lock is free, as only then can it take it. The others, the next in line
+// behind a holder included, update their queue position on their next poll.
+func WokenByLockChange(objs []Object, holder *v1alpha1.OperationReference) []Object {
+	var out []Object
+	if h := NotStartedHolder(objs, holder); h != nil {
+		out = append(out, h)
+	}
+	if holder == nil {
+		if n := NextWaiting(objs, nil); n != nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // NotStartedHolder returns the operation among objs that holds a lock

@@ -56,8 +56,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.Share
 }
 
 // waitingOn maps a change of a StorageCluster (its lock, history or external
-// name) to the ClusterOps first in its queue, to the one handed its lock,
-// and to those not queued yet (their reference to it may resolve now).
+// name) to the ClusterOps it wakes (ops.WokenByLockChange) and to those not
+// queued yet (their reference to it may resolve now).
 func waitingOn(kube client.Reader) handler.MapFunc {
 	return func(ctx context.Context, o client.Object) []reconcile.Request {
 		sc, ok := o.(*v1alpha1.StorageCluster)
@@ -86,10 +86,7 @@ func waitingOn(kube client.Reader) handler.MapFunc {
 			}
 		}
 		holder := sc.Status.AtProvider.ActiveOperation
-		for _, op := range []ops.Object{ops.NotStartedHolder(all, holder), ops.NextWaiting(all, holder)} {
-			if op == nil {
-				continue
-			}
+		for _, op := range ops.WokenByLockChange(all, holder) {
 			if st := op.GetOperationStatus(); st.Phase != "" && st.Reason != ops.ReasonWaitingForTarget {
 				reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: op.GetNamespace(), Name: op.GetName()}})
 			}

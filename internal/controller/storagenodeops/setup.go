@@ -60,7 +60,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.Share
 }
 
 // waitingOn maps a change of a StorageCluster's lock to the StorageNodeOps
-// first in its queue and to the one handed the lock.
+// it wakes (ops.WokenByLockChange).
 func waitingOn(kube client.Reader) handler.MapFunc {
 	return func(ctx context.Context, o client.Object) []reconcile.Request {
 		sc, ok := o.(*v1alpha1.StorageCluster)
@@ -80,10 +80,8 @@ func waitingOn(kube client.Reader) handler.MapFunc {
 		}
 		holder := sc.Status.AtProvider.ActiveOperation
 		var reqs []reconcile.Request
-		for _, op := range []ops.Object{ops.NotStartedHolder(nodeOps, holder), ops.NextWaiting(nodeOps, holder)} {
-			if op != nil {
-				reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: op.GetNamespace(), Name: op.GetName()}})
-			}
+		for _, op := range ops.WokenByLockChange(nodeOps, holder) {
+			reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: op.GetNamespace(), Name: op.GetName()}})
 		}
 		return reqs
 	}
