@@ -48,8 +48,9 @@ type Watcher struct {
 	Interval time.Duration
 	// ProbeInterval is how often a watched cluster's newest event is
 	// probed when a waiter needs more than its record; zero probes at
-	// every poll. When every such waiter's end shows in the record, it is
-	// probed at a quarter of that pace.
+	// every poll. When every such waiter's end shows in the record, or it
+	// was woken and its reconcile has not asked again yet, it is probed at
+	// a quarter of that pace.
 	ProbeInterval time.Duration
 	// Linger is how long an operation stays watched after it last asked.
 	Linger time.Duration
@@ -95,10 +96,15 @@ type waiter struct {
 	seen  string    // the fingerprint of what it last saw
 	// endInRecord: the end it waits for shows in the cluster record.
 	endInRecord bool
+	// woken: it was woken and has not asked again since (its reconcile
+	// is still queued).
+	woken bool
 }
 
 // slowProbes is how many times longer the probe interval is when every
-// waiter that needs more than the record waits for an end that shows in it.
+// waiter that needs more than the record waits for an end that shows in it
+// or was woken and not reconciled since: a change seen meanwhile would only
+// wake it again.
 const slowProbes = 4
 
 func (w *Watcher) init() {
@@ -227,7 +233,7 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 			continue
 		}
 		need = need.or(wt.need)
-		if (wt.need.Nodes || wt.need.Events) && !wt.endInRecord {
+		if (wt.need.Nodes || wt.need.Events) && !wt.endInRecord && !wt.woken {
 			probeEvery = w.ProbeInterval
 		}
 	}
@@ -287,7 +293,7 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 	var wake []waiterKey
 	for k, wt := range cw.waiters {
 		if fp := fingerprint(snap, wt.need); fp != wt.seen {
-			wt.seen = fp
+			wt.seen, wt.woken = fp, true
 			wake = append(wake, k)
 		}
 	}

@@ -283,6 +283,10 @@ func TestWatcherProbes(t *testing.T) {
 		// endInRecord: the waiter's end shows in the cluster record;
 		// alsoPrompt adds a waiter on the same cluster whose end does not.
 		endInRecord, alsoPrompt bool
+		// queued: the waiters, woken by the first poll (what they saw
+		// differs from the backend), are not reconciled; otherwise they ask
+		// again after each poll, as their reconcile does.
+		queued bool
 		// logReads are the reads of the log over three polls.
 		logReads int
 	}{
@@ -308,6 +312,18 @@ func TestWatcherProbes(t *testing.T) {
 			need:     Needs{Events: true},
 			logReads: 4,
 		},
+		"WokenAndQueued": {
+			reason:   "A waiter woken and not reconciled since is probed at a quarter of the pace: a change seen meanwhile would only wake it again.",
+			need:     Needs{Nodes: true},
+			queued:   true,
+			logReads: 2,
+		},
+		"WokenAndQueuedBesideAPromptWaiter": {
+			reason:   "Any waiter not woken keeps the cluster probed at the full pace.",
+			need:     Needs{Nodes: true},
+			queued:   true, alsoPrompt: true,
+			logReads: 3,
+		},
 		"TasksOnly": {
 			reason: "A waiter on tasks alone is not probed: task changes are not logged; the record (is_re_balancing) and the detail floor show them.",
 			need:   Needs{Tasks: true},
@@ -332,15 +348,27 @@ func TestWatcherProbes(t *testing.T) {
 			w.ProbeInterval = 500 * time.Millisecond
 			w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Hour, Now: clk.Now}
 			ctx := context.Background()
-			w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", tc.need, tc.endInRecord, &Snapshot{Cluster: b.cluster},
-				types.NamespacedName{Namespace: "ns", Name: "op"})
+			watch := func() {
+				w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", tc.need, tc.endInRecord, &Snapshot{Cluster: b.cluster},
+					types.NamespacedName{Namespace: "ns", Name: "op"})
+			}
+			watch()
 			if tc.alsoPrompt {
-				w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", tc.need, false, &Snapshot{Cluster: b.cluster},
+				// Not woken: it saw what the backend shows.
+				seen, err := w.Observer.Snapshot(ctx, Source{Key: "k", API: api}, "c1", tc.need)
+				if err != nil {
+					t.Fatal(err)
+				}
+				logReads = 0
+				w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", tc.need, false, seen,
 					types.NamespacedName{Namespace: "ns", Name: "other"})
 			}
 			for range 3 {
 				w.pollAll(ctx)
 				clk.Step(time.Second)
+				if !tc.queued {
+					watch()
+				}
 			}
 			if logReads != tc.logReads {
 				t.Errorf("\n%s\nlog reads: %d, want %d", tc.reason, logReads, tc.logReads)
