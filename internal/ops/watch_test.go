@@ -319,9 +319,9 @@ func TestWatcherProbes(t *testing.T) {
 			logReads: 2,
 		},
 		"WokenAndQueuedBesideAPromptWaiter": {
-			reason:   "Any waiter not woken keeps the cluster probed at the full pace.",
-			need:     Needs{Nodes: true},
-			queued:   true, alsoPrompt: true,
+			reason: "Any waiter not woken keeps the cluster probed at the full pace.",
+			need:   Needs{Nodes: true},
+			queued: true, alsoPrompt: true,
 			logReads: 3,
 		},
 		"TasksOnly": {
