@@ -225,6 +225,14 @@ func TestStorageNodeDeleteWaitsForAnOperationOnItsCluster(t *testing.T) {
 		return a != nil && a.Name == "hold", fmt.Sprintf("%+v", a)
 	})
 	node := h.node("demo-node-3")
+	// Deleted before its controller added the finalizer, the node would be
+	// gone at once, with nothing to wait.
+	h.eventually("demo-node-3 to be managed (its finalizer added)", func() (bool, string) {
+		if err := h.get(node); err != nil {
+			return false, err.Error()
+		}
+		return len(node.GetFinalizers()) > 0, fmt.Sprintf("finalizers %v", node.GetFinalizers())
+	})
 	must(t, h.kube.Delete(h.ctx, node))
 	h.eventually("the removal to wait for the operation", func() (bool, string) {
 		if err := h.get(node); err != nil {
