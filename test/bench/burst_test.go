@@ -84,6 +84,12 @@ type burstResult struct {
 	KubeWritesPerOp       float64            `json:"kubeWritesPerOp"`
 	KubeWritesPerOpByKind map[string]float64 `json:"kubeWritesPerOpByKind"`
 
+	// ReconcilesPerOp: reconciles of the ClusterOps controller per
+	// operation; QueueWaitSecondsMean: how long, on average, a reconcile
+	// request waited in its work queue for a worker.
+	ReconcilesPerOp      float64 `json:"reconcilesPerOp"`
+	QueueWaitSecondsMean float64 `json:"queueWaitSecondsMean"`
+
 	ProviderCPUSeconds float64 `json:"providerCpuSeconds"`
 	ProviderPeakRSSMiB float64 `json:"providerPeakRssMiB"`
 	// ControlPlaneCPUSeconds: the CPU seconds the envtest kube-apiserver
@@ -112,6 +118,7 @@ func runBurst(t *testing.T) {
 
 	s.sim.ResetJournal()
 	k0, w0, p0, cp0 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), controlPlaneCPU()
+	l0 := p.controllerLoad(t, clusterOpsController)
 	var profiles, apiServerProfile []string
 	var profWG sync.WaitGroup
 	if sz.Pprof {
@@ -135,6 +142,7 @@ func runBurst(t *testing.T) {
 	w.waitTerminal(t, p, n*len(burstTypes), sz.BurstTimeout)
 	journal := s.sim.Journal()
 	k1, w1, p1, cp1 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), controlPlaneCPU()
+	l1 := p.controllerLoad(t, clusterOpsController)
 	stopPoll()
 	profWG.Wait()
 	profiles = append(profiles, apiServerProfile...)
@@ -243,6 +251,10 @@ func runBurst(t *testing.T) {
 	writes := writesOf(byKind)
 	r.KubeWritesPerOp = round3(sum(writes) / ops)
 	r.KubeWritesPerOpByKind = perUnit(writes, ops)
+	r.ReconcilesPerOp = round3((l1.reconciles - l0.reconciles) / ops)
+	if waits := l1.waits - l0.waits; waits > 0 {
+		r.QueueWaitSecondsMean = round3((l1.waitSeconds - l0.waitSeconds) / waits)
+	}
 	r.ProviderCPUSeconds = round3(p1.CPUSeconds - p0.CPUSeconds)
 	r.ControlPlaneCPUSeconds = map[string]float64{}
 	for name, cpu := range cp1 {
@@ -278,6 +290,8 @@ func runBurst(t *testing.T) {
 	tb.addCounts("API", kube, ops, "/op")
 	tb.addCounts("API", byKind, ops, "/op")
 	tb.add("API writes per op", r.KubeWritesPerOp)
+	tb.add("ClusterOps reconciles per op", r.ReconcilesPerOp)
+	tb.add("ClusterOps work-queue wait, mean (s)", r.QueueWaitSecondsMean)
 	tb.add("provider CPU (s)", r.ProviderCPUSeconds)
 	for _, name := range sortedKeys(r.ControlPlaneCPUSeconds) {
 		tb.add(name+" CPU (s)", r.ControlPlaneCPUSeconds[name])
@@ -294,6 +308,9 @@ func runBurst(t *testing.T) {
 		t.Errorf("lag measured for %d of %d operations", r.LagSeconds.N, r.Operations)
 	}
 }
+
+// clusterOpsController is the ClusterOps controller's name in its metrics.
+const clusterOpsController = "managed/clusterops.simplyblock.m.crossplane.io"
 
 func opName(cluster string, k int, typ string) string {
 	return fmt.Sprintf("%s-%d-%s", cluster, k+1, strings.ToLower(typ))

@@ -299,6 +299,27 @@ func (p *provider) kubeRequestsByKind(t *testing.T) map[string]float64 {
 	return out
 }
 
+// A controllerLoad is what one controller's work queue did: reconciles, and
+// the total and count of the waits of its items from being added to being
+// picked up by a worker (controller-runtime's workqueue metrics).
+type controllerLoad struct {
+	reconciles, waitSeconds, waits float64
+}
+
+// controllerLoad scrapes the work of the controller named name.
+func (p *provider) controllerLoad(t *testing.T, name string) controllerLoad {
+	t.Helper()
+	m, err := p.metrics()
+	if err != nil {
+		t.Fatalf("cannot scrape the provider's metrics: %v", err)
+	}
+	return controllerLoad{
+		reconciles:  m.sumBy("controller_runtime_reconcile_total", "controller")[name],
+		waitSeconds: m.sumBy("workqueue_queue_duration_seconds_sum", "name")[name],
+		waits:       m.sumBy("workqueue_queue_duration_seconds_count", "name")[name],
+	}
+}
+
 // writesOf keeps the writes (POST, PUT, PATCH, DELETE) of requests by kind.
 func writesOf(byKind map[string]float64) map[string]float64 {
 	out := map[string]float64{}

@@ -102,8 +102,8 @@ func runRest(t *testing.T) {
 	p := startProvider(t, "rest")
 	s.waitClustersSynced(p, m, sz.RestSetupTimeout)
 	w.waitTerminal(t, p, k, sz.RestSetupTimeout-time.Since(setupStart))
-	p.waitIdle(t, "managed/clusterops.simplyblock.m.crossplane.io", k, sz.RestSetupTimeout-time.Since(setupStart))
-	p.waitQuiet(t, "managed/clusterops.simplyblock.m.crossplane.io", 10*time.Second, sz.RestSetupTimeout-time.Since(setupStart))
+	p.waitIdle(t, clusterOpsController, k, sz.RestSetupTimeout-time.Since(setupStart))
+	p.waitQuiet(t, clusterOpsController, 10*time.Second, sz.RestSetupTimeout-time.Since(setupStart))
 	setup := time.Since(setupStart)
 	r := &restResult{Clusters: m, Operations: k, SetupSeconds: secs(setup), Phases: map[string]int{}}
 	for _, rec := range w.records() {
