@@ -46,8 +46,10 @@ const (
 )
 
 // An Engine runs operations of one kind. It is shared by all reconciles of
-// that kind and holds no per-operation state: everything it knows about an
-// operation is in the operation's status and its target's status.
+// that kind. Everything it knows about an operation is in the operation's
+// status and its target's status, but for the answer to an accepted call,
+// which it keeps until the next status write that carries a decision
+// (answers).
 type Engine struct {
 	// Kind is the operation kind, e.g. ClusterOps, for metrics and logs.
 	Kind string
@@ -80,6 +82,8 @@ type Engine struct {
 	WindowNow func() time.Time
 	// Budgets hands out the slots of DisruptionBudgets; nil: none apply.
 	Budgets *Budgets
+
+	answers answers
 }
 
 // A Run is one reconcile's view of one operation.
@@ -202,10 +206,14 @@ func (e *Engine) Observe(ctx context.Context, r Run) (bool, error) {
 	o := r.Object
 	st := o.GetOperationStatus()
 	before := st.DeepCopy()
+	ans := e.answers.restore(o.GetUID(), st)
 	trigger, err := e.observe(ctx, r)
 	if err != nil {
 		*st = *before
 		return false, err
+	}
+	if ans != nil && ans.unwritten(before, st, e.now()) {
+		withhold(before, st)
 	}
 	o.SetConditions(withTime(conditionFor(st)))
 	if !kerrors.Semantic.DeepEqual(before.Phase, st.Phase) || before.Reason != st.Reason {

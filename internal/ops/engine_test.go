@@ -1171,6 +1171,9 @@ func TestEngineTrigger(t *testing.T) {
 		message string
 		lock    *v1alpha1.OperationReference
 		history []v1alpha1.OperationRecord
+		// kept: the answer is kept in memory, not written; the status
+		// stays as the intent left it.
+		kept bool
 	}
 	cases := map[string]struct {
 		reason string
@@ -1178,9 +1181,9 @@ func TestEngineTrigger(t *testing.T) {
 		want   want
 	}{
 		"Accepted": {
-			reason: "The intent is persisted before the call; an accepted call is recorded as sent, triggered and answered, with an audit entry.",
+			reason: "The intent is persisted before the call; an accepted call is recorded as sent, triggered and answered, with an audit entry, kept until the next write.",
 			args:   args{op: ready, step: testStep()},
-			want: want{sent: 1, intent: intent(1), lock: op1Lock, message: "activate: " + testPath + " accepted",
+			want: want{sent: 1, intent: intent(1), lock: op1Lock, message: "activate: " + testPath + " accepted", kept: true,
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard = &v1alpha1.OperationGuard{Step: 0, Attempt: 1, Outcome: v1alpha1.GuardSent, IntendedAt: *at(now), ResolvedAt: at(now),
 						BaselineStatus: string(sb.ClusterUnready), BaselineEvent: "e2", Answered: true}
@@ -1338,10 +1341,10 @@ func TestEngineTrigger(t *testing.T) {
 					st.Calls = []v1alpha1.BackendCall{call(0, "Ambiguous: boom", 1)}
 				}},
 		},
-		"OutcomePersistedDespiteConcurrentWrite": {
-			reason: "When the object changed while the call ran, the outcome is re-applied to the newer copy and persisted.",
+		"AnswerKeptDespiteConcurrentWrite": {
+			reason: "When the object changed while the call ran, the kept answer still applies to the newer copy.",
 			args:   args{op: ready, step: testStep(), duringCall: true},
-			want: want{sent: 1, intent: intent(1), lock: op1Lock,
+			want: want{sent: 1, intent: intent(1), lock: op1Lock, kept: true,
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard = &v1alpha1.OperationGuard{Step: 0, Attempt: 1, Outcome: v1alpha1.GuardSent, IntendedAt: *at(now), ResolvedAt: at(now),
 						BaselineStatus: string(sb.ClusterUnready), BaselineEvent: "e2", Answered: true}
@@ -1413,7 +1416,8 @@ func TestEngineTrigger(t *testing.T) {
 				}
 			}
 
-			err := newEngine(kube, &clock{now: t0.Add(now)}).Trigger(ctx, runOf(kube, o, b.api(), tc.args.step))
+			e := newEngine(kube, &clock{now: t0.Add(now)})
+			err := e.Trigger(ctx, runOf(kube, o, b.api(), tc.args.step))
 
 			if tc.want.err == "" && err != nil || tc.want.err != "" && (err == nil || !strings.Contains(err.Error(), tc.want.err)) {
 				t.Fatalf("\n%s\nTrigger(...): error %v, want %q", tc.reason, err, tc.want.err)
@@ -1434,14 +1438,21 @@ func TestEngineTrigger(t *testing.T) {
 					t.Errorf("\n%s\nTrigger(...): persisted status: -want, +got:\n%s", tc.reason, diff)
 				}
 			} else {
-				if diff := cmp.Diff(*want, o.Status.AtProvider.OperationStatus, ignoreMessages); diff != "" {
+				// What the next reconcile decides on: the stored status
+				// with the answer the engine kept.
+				recorded := persisted.DeepCopy()
+				kept := e.answers.restore(o.GetUID(), recorded) != nil
+				if kept != tc.want.kept {
+					t.Errorf("\n%s\nTrigger(...): answer kept in memory %v, want %v", tc.reason, kept, tc.want.kept)
+				}
+				if diff := cmp.Diff(*want, *recorded, ignoreMessages); diff != "" {
 					t.Errorf("\n%s\nTrigger(...): status: -want, +got:\n%s", tc.reason, diff)
 				}
 				if diff := cmp.Diff(o.Status.AtProvider.OperationStatus, persisted); diff != "" {
 					t.Errorf("\n%s\nTrigger(...): persisted status differs from the returned one: -returned, +persisted:\n%s", tc.reason, diff)
 				}
-				if !strings.Contains(persisted.Message, tc.want.message) {
-					t.Errorf("\n%s\nTrigger(...): message %q, want it to contain %q", tc.reason, persisted.Message, tc.want.message)
+				if !strings.Contains(recorded.Message, tc.want.message) {
+					t.Errorf("\n%s\nTrigger(...): message %q, want it to contain %q", tc.reason, recorded.Message, tc.want.message)
 				}
 			}
 			c := getCluster(t, kube)

@@ -29,6 +29,7 @@ import (
 	"github.com/pkg/errors"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -101,7 +102,9 @@ func (r callResult) String() string {
 //  2. persist the intent (guard outcome Intended) with optimistic
 //     concurrency, so a stale copy of the object can never send;
 //  3. send the call;
-//  4. persist the outcome (Sent, Ambiguous, or cleared for a retry).
+//  4. persist the outcome (Ambiguous, or cleared for a retry); an accepted
+//     call's answer (Sent) is kept in memory and written with the next
+//     decision, at most AnswerHold later (answers).
 //
 // A crash after 2 leaves the intent behind, which Observe resolves by
 // evidence and never by sending again blindly. Trigger is the managed
@@ -145,16 +148,29 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 		return errors.Wrap(err, errRecordIntent)
 	}
 	crashPoint(o.GetNamespace(), o.GetName(), CrashAfterIntent, st.Step)
+	written := st.DeepCopy()
 
 	callErr := step.Call(ctx, r.Source.API)
 	crashPoint(o.GetNamespace(), o.GetName(), CrashAfterCall, st.Step)
 
-	if finished := e.applyOutcome(o, step, callErr); finished {
+	finished := e.applyOutcome(o, step, callErr)
+	switch {
+	case finished:
 		// A refusal ends the operation. Releasing the lock may fail here;
 		// Observe of the finished operation releases it then.
 		_ = e.finish(ctx, r, st.Phase, st.Reason, st.Message)
-	} else if deleted {
+	case deleted:
 		markStopping(st, steps)
+	case st.Guard != nil && st.Guard.Outcome == v1alpha1.GuardSent:
+		// An accepted call: its answer goes out with the next write that
+		// carries a decision (answers). The operation is looked at again at
+		// once, as the write of the answer made it be: many calls take
+		// effect within milliseconds.
+		e.answers.keep(o.GetUID(), st, e.now())
+		*st = *written
+		e.Watcher.Wake(e.Kind, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
+		crashPoint(o.GetNamespace(), o.GetName(), CrashAfterOutcome, st.Step)
+		return nil
 	}
 	if err := e.persistStatus(ctx, o); err != nil {
 		return errors.Wrap(err, errRecordOutcome)

@@ -146,6 +146,9 @@ func (pi PollIntervals) Hook(now func() time.Time) func(o Object, _ time.Duratio
 			return max(left, 0) + 100*time.Millisecond
 		case st.NextAttemptAt != nil:
 			return pi.jitter(max(st.NextAttemptAt.Sub(now()), 0) + 50*time.Millisecond)
+		case WaitNotShownYet(o, now()):
+			// Its wait is written once WaitShownAfter passed.
+			return o.GetCreationTimestamp().Add(WaitShownAfter).Sub(now()) + 100*time.Millisecond
 		case st.StartedAt == nil, st.Reason == ReasonAwaitingApproval, st.Reason == ReasonWaitingForWindow, st.Reason == ReasonWaitingForSlot:
 			// Approval comes as a spec change, and a slot given back as a
 			// DisruptionBudget change: both wake the operation.

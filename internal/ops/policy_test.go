@@ -144,6 +144,8 @@ func TestPollIntervalsHook(t *testing.T) {
 		pi     PollIntervals
 		status v1alpha1.OperationStatus
 		policy v1alpha1.OperationPolicy
+		// createdAgo is the operation's age; zero: long ago.
+		createdAgo time.Duration
 	}
 	cases := map[string]struct {
 		reason string
@@ -196,6 +198,12 @@ func TestPollIntervalsHook(t *testing.T) {
 			args:   args{pi: pi, status: v1alpha1.OperationStatus{Phase: v1alpha1.OperationPending, Reason: ReasonQueued}},
 			want:   5 * time.Second,
 		},
+		"QueuedSinceMoments": {
+			reason: "A queued operation younger than WaitShownAfter is reconciled again once it passed, when its wait is first written.",
+			args: args{pi: pi, status: v1alpha1.OperationStatus{Phase: v1alpha1.OperationPending, Reason: ReasonQueued},
+				createdAgo: 2 * time.Second},
+			want: WaitShownAfter - 2*time.Second + 100*time.Millisecond,
+		},
 		"RunningJustResolved": {
 			reason: "Shortly after a step's call was resolved the operation polls fast.",
 			args: args{pi: pi, status: v1alpha1.OperationStatus{Phase: v1alpha1.OperationRunning, StartedAt: at(-time.Minute),
@@ -218,6 +226,9 @@ func TestPollIntervalsHook(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			o := &v1alpha1.ClusterOps{}
+			if tc.args.createdAgo > 0 {
+				o.SetCreationTimestamp(metav1.NewTime(now.Add(-tc.args.createdAgo)))
+			}
 			o.Status.AtProvider.OperationStatus = tc.args.status
 			o.Spec.ForProvider.OperationPolicy = tc.args.policy
 			got := tc.args.pi.Hook(func() time.Time { return now })(o, time.Minute)

@@ -18,6 +18,7 @@ package ops
 
 import (
 	"fmt"
+	"time"
 
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -81,6 +82,21 @@ func isTerminal(p v1alpha1.OperationPhase) bool {
 
 // IsTerminal reports whether o has finished (Succeeded or Failed).
 func IsTerminal(o Object) bool { return isTerminal(o.GetOperationStatus().Phase) }
+
+// WaitShownAfter is how long after its creation an operation that only
+// waits to start (queued, waiting for its target or its window) first
+// writes that it waits: one that starts within it goes straight to its
+// intent, and its wait is never written (docs/operations-engine.md, "What
+// an operation costs the API server").
+const WaitShownAfter = 5 * time.Second
+
+// WaitNotShownYet reports whether o only waits to start and was created
+// less than WaitShownAfter before now.
+func WaitNotShownYet(o Object, now time.Time) bool {
+	st := o.GetOperationStatus()
+	return st.Phase == v1alpha1.OperationPending && st.StartedAt == nil && st.Guard == nil && st.Attempts == 0 &&
+		now.Sub(o.GetCreationTimestamp().Time) < WaitShownAfter
+}
 
 // setPhase sets phase, reason and message.
 func setPhase(st *v1alpha1.OperationStatus, p v1alpha1.OperationPhase, reason, format string, args ...any) {

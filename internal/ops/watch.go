@@ -131,6 +131,34 @@ func (w *Watcher) events(kind string, newObject func() client.Object) <-chan eve
 	return k.events
 }
 
+// Wake asks for a reconcile of the operation op of kind now, as a change
+// the watcher saw would; it never blocks (a full channel drops the wake-up:
+// the operation's own requeue still comes).
+func (w *Watcher) Wake(kind string, op types.NamespacedName) {
+	if w == nil {
+		return
+	}
+	w.init()
+	w.mu.Lock()
+	k, ok := w.kinds[kind]
+	w.mu.Unlock()
+	if !ok {
+		return
+	}
+	select {
+	case k.events <- k.wakeUp(op):
+	default:
+	}
+}
+
+// wakeUp is the event that wakes operation op of the kind.
+func (k *watchedKind) wakeUp(op types.NamespacedName) event.GenericEvent {
+	obj := k.newObject()
+	obj.SetNamespace(op.Namespace)
+	obj.SetName(op.Name)
+	return event.GenericEvent{Object: obj}
+}
+
 // Start runs the watcher until ctx is done; it implements the manager's
 // Runnable. Pollers started before Start wait for it.
 func (w *Watcher) Start(ctx context.Context) error {
@@ -304,11 +332,8 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 		if !ok {
 			continue
 		}
-		obj := kind.newObject()
-		obj.SetNamespace(k.op.Namespace)
-		obj.SetName(k.op.Name)
 		select {
-		case kind.events <- event.GenericEvent{Object: obj}:
+		case kind.events <- kind.wakeUp(k.op):
 		case <-ctx.Done():
 			return false
 		}

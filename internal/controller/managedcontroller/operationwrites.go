@@ -59,7 +59,9 @@ const maxRemembered = 4096
 //     version, or to the cached copy, is not sent;
 //   - a status write that changes only what is shown (message, queue
 //     position, progress) within coalesceWindow of the last one is not
-//     sent either.
+//     sent either;
+//   - nor is the status of an operation that only waits to start, within
+//     ops.WaitShownAfter of its creation, unless this client wrote it last.
 func OperationClient(c client.Client) client.Client {
 	return newOperationClient(c, time.Now)
 }
@@ -170,7 +172,8 @@ type operationStatusWriter struct {
 }
 
 func (w operationStatusWriter) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
-	if o, ok := obj.(ops.Object); ok {
+	o, isOp := obj.(ops.Object)
+	if isOp {
 		ops.SetReady(o)
 	}
 	if len(opts) > 0 {
@@ -184,7 +187,7 @@ func (w operationStatusWriter) Update(ctx context.Context, obj client.Object, op
 	// Only a status this client did not write last is compared with the
 	// cached copy: the cache is likely behind the client's own last write,
 	// and reading around it would cost a GET.
-	if covered || (!known && statusUnchanged(ctx, w.reader, obj)) {
+	if covered || (!known && (isOp && ops.WaitNotShownYet(o, w.last.now()) || statusUnchanged(ctx, w.reader, obj))) {
 		return nil
 	}
 	if err := w.SubResourceWriter.Update(ctx, obj); err != nil {

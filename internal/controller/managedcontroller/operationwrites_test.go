@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
 // queuePositionChangedAfter writes a queued operation's status, and again
@@ -49,6 +50,16 @@ func queuePositionChangedAfter(d time.Duration) func(ctx context.Context, c clie
 	}
 }
 
+// waits writes the status of an operation waiting in its queue, started at
+// startedAt (nil: not started).
+func waits(startedAt *metav1.Time) func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
+	return func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
+		op.Status.AtProvider.Phase, op.Status.AtProvider.Reason = v1alpha1.OperationPending, "Queued"
+		op.Status.AtProvider.StartedAt = startedAt
+		return c.Status().Update(ctx, op)
+	}
+}
+
 func TestOperationClient(t *testing.T) {
 	type want struct {
 		updates, statusWrites int
@@ -61,7 +72,9 @@ func TestOperationClient(t *testing.T) {
 		// write makes the writes through the operation client; the cache
 		// stays at the object as it was created.
 		write func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, clk *clocktesting.FakeClock) error
-		want  want
+		// createdAgo is the operation's age when written; an hour if zero.
+		createdAgo time.Duration
+		want       want
 	}{
 		"CreatePendingOnly": {
 			reason: "The reconciler's create-pending annotation alone is not written.",
@@ -141,6 +154,24 @@ func TestOperationClient(t *testing.T) {
 			write:  queuePositionChangedAfter(coalesceWindow),
 			want:   want{statusWrites: 2, reads: 1, readyReason: "Queued"},
 		},
+		"WaitNotShownSoonAfterCreation": {
+			reason:     "An operation that only waits to start does not write so within ops.WaitShownAfter of its creation: one handed the lock within it goes straight to its intent.",
+			write:      waits(nil),
+			createdAgo: time.Second,
+			want:       want{statusWrites: 0, readyReason: "Queued"},
+		},
+		"WaitShownOnceWaitShownAfterPassed": {
+			reason:     "Past ops.WaitShownAfter the wait is written.",
+			write:      waits(nil),
+			createdAgo: ops.WaitShownAfter,
+			want:       want{statusWrites: 1, reads: 1, readyReason: "Queued"},
+		},
+		"StartSoonAfterCreation": {
+			reason:     "An operation that started (took its lock) writes so at once, however young.",
+			write:      waits(&metav1.Time{Time: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}),
+			createdAgo: time.Second,
+			want:       want{statusWrites: 1, reads: 1, readyReason: "Queued"},
+		},
 		"ChangedStatus": {
 			reason: "A status that changed since the client's last write is sent without reading the object first: the client knows what it wrote.",
 			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
@@ -160,7 +191,12 @@ func TestOperationClient(t *testing.T) {
 			if err := v1alpha1.AddToScheme(s); err != nil {
 				t.Fatal(err)
 			}
-			created := &v1alpha1.ClusterOps{ObjectMeta: metav1.ObjectMeta{Name: "op", Namespace: "ns", UID: "uid-1"}}
+			start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+			if tc.createdAgo == 0 {
+				tc.createdAgo = time.Hour
+			}
+			created := &v1alpha1.ClusterOps{ObjectMeta: metav1.ObjectMeta{Name: "op", Namespace: "ns", UID: "uid-1",
+				CreationTimestamp: metav1.NewTime(start.Add(-tc.createdAgo))}}
 			created.Spec.ForProvider.Type = v1alpha1.ClusterActivate
 			var cached client.Object
 			got := want{}
@@ -188,7 +224,7 @@ func TestOperationClient(t *testing.T) {
 				t.Fatal(err)
 			}
 			cached = op.DeepCopy()
-			clk := clocktesting.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+			clk := clocktesting.NewFakeClock(start)
 			if err := tc.write(context.Background(), newOperationClient(kube, clk.Now), op, clk); err != nil {
 				t.Fatal(err)
 			}
