@@ -346,3 +346,17 @@ func TestHugeDurationsDoNotExpire(t *testing.T) {
 		t.Errorf("requeue of a finished operation with a huge TTL = %s, want the finished operations' poll (%s), not now", d, finishedPoll)
 	}
 }
+
+// TestSettingsRateLimiter: the operation controllers' own budget lets one
+// second of reconciles through at once, then paces them.
+func TestSettingsRateLimiter(t *testing.T) {
+	l := Settings{MaxReconcileRate: 5}.RateLimiter(nil)
+	for i := range 5 {
+		if d := l.When("op"); d != 0 {
+			t.Fatalf("reconcile %d of the first second waits %s, want none", i+1, d)
+		}
+	}
+	if d := l.When("op"); d <= 0 {
+		t.Errorf("the sixth reconcile within a second waits %s, want a wait", d)
+	}
+}

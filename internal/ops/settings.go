@@ -21,6 +21,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
+	"golang.org/x/time/rate"
 
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
@@ -81,12 +82,16 @@ func (s Settings) NewSharedObservation(log logging.Logger) *SharedObservation {
 }
 
 // RateLimiter returns the limiter of an operation controller: its own
-// bucket of MaxReconcileRate, or shared when that is zero.
+// bucket of MaxReconcileRate, or shared when that is zero. Its bucket holds
+// one second of reconciles (crossplane-runtime's holds ten): the budget
+// holds back what is not urgent (ops.Budgeted), and hundreds of operations
+// created at once then reach the API server over seconds, not together,
+// while the operations holding a lock go first.
 func (s Settings) RateLimiter(shared ratelimiter.RateLimiter) ratelimiter.RateLimiter {
 	if s.MaxReconcileRate <= 0 {
 		return shared
 	}
-	return ratelimiter.NewGlobal(s.MaxReconcileRate)
+	return &ratelimiter.BucketRateLimiter{Limiter: rate.NewLimiter(rate.Limit(s.MaxReconcileRate), s.MaxReconcileRate)}
 }
 
 // DefaultHoldLimit is four client request timeouts: a request the backend
