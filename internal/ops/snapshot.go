@@ -369,6 +369,21 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 	if !found {
 		return nil, errors.Errorf(errNoCluster, id)
 	}
+	// The log before the node list: the backend logs every node status
+	// change, so a change made between the two reads shows in the node list
+	// and later as a new event, which the Watcher's probe sees. Read the
+	// other way round, a node list older than the newest event hid the
+	// change until the detail floor (5 s).
+	if need.Events {
+		v, at, err := o.get(src.Key+"|logs|"+id, detailSince, func(prev any) (any, error) {
+			return readEvents(ctx, src, id, prev)
+		})
+		if err != nil {
+			return nil, err
+		}
+		seen(at)
+		s.Events = v.([]Event) //nolint:forcetypeassert // as above.
+	}
 	if need.Nodes {
 		v, at, err := o.get(src.Key+"|nodes|"+id, detailSince, func(any) (any, error) {
 			ns, err := src.API.ListStorageNodes(ctx, id)
@@ -379,16 +394,6 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		}
 		seen(at)
 		s.Nodes = v.([]sb.StorageNodeDTO) //nolint:forcetypeassert // as above.
-	}
-	if need.Events {
-		v, at, err := o.get(src.Key+"|logs|"+id, detailSince, func(prev any) (any, error) {
-			return readEvents(ctx, src, id, prev)
-		})
-		if err != nil {
-			return nil, err
-		}
-		seen(at)
-		s.Events = v.([]Event) //nolint:forcetypeassert // as above.
 	}
 	if need.Tasks {
 		v, at, err := o.get(src.Key+"|tasks|"+id, detailSince, func(any) (any, error) {

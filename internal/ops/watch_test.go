@@ -415,3 +415,47 @@ func TestWatcherReadsTheLogOncePerChange(t *testing.T) {
 		t.Errorf("a new event: wake-ups: -want, +got:\n%s", diff)
 	}
 }
+
+func TestWatcherSeesAChangeBetweenItsReads(t *testing.T) {
+	b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
+		nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeInShutdown}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+	api := b.api()
+	// Once armed, the node goes offline (and logs so) right after a read of
+	// the node list: between the watcher's reads of one poll.
+	armed := false
+	nodes := api.MockListStorageNodes
+	api.MockListStorageNodes = func(ctx context.Context, id string) ([]sb.StorageNodeDTO, error) {
+		ns, err := nodes(ctx, id)
+		if armed {
+			armed = false
+			b.set(func(b *backendView) {
+				b.nodes[0].Status = sb.NodeOffline
+				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "message": "Storage node status changed from in_shutdown to offline"})
+			})
+		}
+		return ns, err
+	}
+	w, clk, wakes := newTestWatcher(time.Minute)
+	w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Hour, Now: clk.Now}
+	ctx := context.Background()
+	op := types.NamespacedName{Namespace: "ns", Name: "op"}
+	w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", Needs{Nodes: true, Events: true}, false, &Snapshot{Cluster: b.cluster}, op)
+	w.pollAll(ctx)
+	drain(wakes)
+
+	// The cluster record changes: the poll reads the details again, and the
+	// node goes offline in the middle of it.
+	b.set(func(b *backendView) { b.cluster.Status = sb.ClusterSuspended })
+	armed = true
+	clk.Step(time.Second)
+	w.pollAll(ctx)
+	drain(wakes)
+
+	// Nothing changes any more: the next poll must still show the operation
+	// the node offline, not leave it with what the torn read showed.
+	clk.Step(time.Second)
+	w.pollAll(ctx)
+	if diff := cmp.Diff([]types.NamespacedName{op}, drain(wakes)); diff != "" {
+		t.Errorf("a change between the node list and the log read: wake-ups at the next poll: -want, +got:\n%s", diff)
+	}
+}
