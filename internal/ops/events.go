@@ -41,6 +41,19 @@ func LockChanged() predicate.Predicate {
 	}}
 }
 
+// TargetAppeared passes the events of a StorageCluster that can let an
+// operation waiting for its target resolve it: its creation, and a change of
+// its external name (its backend id).
+func TargetAppeared() predicate.Predicate {
+	return predicate.Funcs{
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			return e.ObjectOld == nil || e.ObjectNew == nil || meta.GetExternalName(e.ObjectOld) != meta.GetExternalName(e.ObjectNew)
+		},
+		DeleteFunc:  func(event.DeleteEvent) bool { return false },
+		GenericFunc: func(event.GenericEvent) bool { return false },
+	}
+}
+
 // newestRecord identifies the newest history record (the history is capped,
 // so its length stops changing).
 func newestRecord(c *v1alpha1.StorageCluster) string {

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -71,6 +72,41 @@ func TestLockChanged(t *testing.T) {
 			got := p.Update(event.UpdateEvent{ObjectOld: tc.old, ObjectNew: tc.new})
 			if got != tc.want {
 				t.Errorf("\n%s\nLockChanged().Update(...) = %t, want %t", tc.reason, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestTargetAppeared(t *testing.T) {
+	cluster := func(externalName string, holder string) *v1alpha1.StorageCluster {
+		c := &v1alpha1.StorageCluster{}
+		if externalName != "" {
+			meta.SetExternalName(c, externalName)
+		}
+		if holder != "" {
+			c.Status.AtProvider.ActiveOperation = &v1alpha1.OperationReference{Name: holder, UID: types.UID(holder)}
+		}
+		return c
+	}
+	p := TargetAppeared()
+	cases := map[string]struct {
+		reason string
+		got    bool
+		want   bool
+	}{
+		"Created": {reason: "A new StorageCluster may be the target an operation waits for.",
+			got: p.Create(event.CreateEvent{Object: cluster("", "")}), want: true},
+		"GotItsBackendID": {reason: "A StorageCluster that got its backend id may resolve a reference now.",
+			got: p.Update(event.UpdateEvent{ObjectOld: cluster("", ""), ObjectNew: cluster("c-1", "")}), want: true},
+		"LockChanged": {reason: "A lock change resolves no reference: the operations it moves are woken by LockChanged.",
+			got: p.Update(event.UpdateEvent{ObjectOld: cluster("c-1", ""), ObjectNew: cluster("c-1", "a")}), want: false},
+		"Deleted": {reason: "A StorageCluster that is gone resolves nothing.",
+			got: p.Delete(event.DeleteEvent{Object: cluster("c-1", "")}), want: false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("\n%s\nTargetAppeared() = %t, want %t", tc.reason, tc.got, tc.want)
 			}
 		})
 	}

@@ -50,47 +50,66 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.Share
 			NewTarget: func() ops.Target { return &v1alpha1.StorageCluster{} },
 			Kind:      v1alpha1.ClusterOpsKind,
 		},
-		Run:       runFor,
-		WaitingOn: waitingOn,
+		Run:              runFor,
+		WaitingOn:        waitingOn,
+		WaitingForTarget: waitingForTarget,
 	})
 }
 
-// waitingOn maps a change of a StorageCluster (its lock, history or external
-// name) to the ClusterOps it wakes (ops.WokenByLockChange) and to those not
-// queued yet (their reference to it may resolve now).
+// waitingOn maps a change of a StorageCluster's lock or history to the
+// ClusterOps it wakes (ops.WokenByLockChange).
 func waitingOn(kube client.Reader) handler.MapFunc {
 	return func(ctx context.Context, o client.Object) []reconcile.Request {
 		sc, ok := o.(*v1alpha1.StorageCluster)
 		if !ok {
 			return nil
 		}
-		var reqs []reconcile.Request
-		var all []ops.Object
-		seen := map[types.NamespacedName]bool{}
-		for _, key := range []string{ops.RefKey(o.GetName()), ops.IDKey(meta.GetExternalName(o))} {
-			l := &v1alpha1.ClusterOpsList{}
-			if err := kube.List(ctx, l, client.InNamespace(o.GetNamespace()), client.MatchingFields{ops.IndexClusterOpsCluster: key}); err != nil {
-				continue
-			}
-			for i := range l.Items {
-				op := &l.Items[i]
-				nn := types.NamespacedName{Namespace: op.Namespace, Name: op.Name}
-				if seen[nn] {
-					continue
-				}
-				seen[nn] = true
-				all = append(all, op)
-				if st := op.Status.AtProvider; st.Phase == "" || st.Reason == ops.ReasonWaitingForTarget {
-					reqs = append(reqs, reconcile.Request{NamespacedName: nn})
-				}
-			}
-		}
-		holder := sc.Status.AtProvider.ActiveOperation
-		for _, op := range ops.WokenByLockChange(all, holder) {
-			if st := op.GetOperationStatus(); st.Phase != "" && st.Reason != ops.ReasonWaitingForTarget {
-				reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: op.GetNamespace(), Name: op.GetName()}})
-			}
-		}
-		return reqs
+		return requests(ops.WokenByLockChange(clusterOpsOn(ctx, kube, sc), sc.Status.AtProvider.ActiveOperation))
 	}
+}
+
+// waitingForTarget maps a StorageCluster that appeared or got its backend
+// id to the ClusterOps not queued yet: their reference to it may resolve
+// now. A lock change does not concern them (ops.TargetAppeared).
+func waitingForTarget(kube client.Reader) handler.MapFunc {
+	return func(ctx context.Context, o client.Object) []reconcile.Request {
+		sc, ok := o.(*v1alpha1.StorageCluster)
+		if !ok {
+			return nil
+		}
+		var waiting []ops.Object
+		for _, op := range clusterOpsOn(ctx, kube, sc) {
+			if st := op.GetOperationStatus(); st.Phase == "" || st.Reason == ops.ReasonWaitingForTarget {
+				waiting = append(waiting, op)
+			}
+		}
+		return requests(waiting)
+	}
+}
+
+// clusterOpsOn lists the ClusterOps that name sc, by reference or by id.
+func clusterOpsOn(ctx context.Context, kube client.Reader, sc *v1alpha1.StorageCluster) []ops.Object {
+	var all []ops.Object
+	seen := map[types.UID]bool{}
+	for _, key := range []string{ops.RefKey(sc.GetName()), ops.IDKey(meta.GetExternalName(sc))} {
+		l := &v1alpha1.ClusterOpsList{}
+		if err := kube.List(ctx, l, client.InNamespace(sc.GetNamespace()), client.MatchingFields{ops.IndexClusterOpsCluster: key}); err != nil {
+			continue
+		}
+		for i := range l.Items {
+			if op := &l.Items[i]; !seen[op.UID] {
+				seen[op.UID] = true
+				all = append(all, op)
+			}
+		}
+	}
+	return all
+}
+
+func requests(objs []ops.Object) []reconcile.Request {
+	reqs := make([]reconcile.Request, 0, len(objs))
+	for _, op := range objs {
+		reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: op.GetNamespace(), Name: op.GetName()}})
+	}
+	return reqs
 }

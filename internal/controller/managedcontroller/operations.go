@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
@@ -54,6 +55,9 @@ type OperationKind[T ops.Managed] struct {
 	// WaitingOn maps a change of a StorageCluster's lock to the operations
 	// of the kind to wake.
 	WaitingOn func(kube client.Reader) handler.MapFunc
+	// WaitingForTarget, when set, maps a StorageCluster that appeared or
+	// got its backend id to the operations of the kind that may wait for it.
+	WaitingForTarget func(kube client.Reader) handler.MapFunc
 }
 
 // SetupOperations adds the controller of an operation kind: the engine with
@@ -114,6 +118,10 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		// its queue.
 		Watches(&v1alpha1.StorageCluster{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(k.WaitingOn(mgr.GetClient())), ops.PriorityActive),
 			builder.WithPredicates(ops.LockChanged())).
+		// A StorageCluster that appears or gets its backend id wakes the
+		// operations whose reference may resolve to it now.
+		Watches(&v1alpha1.StorageCluster{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(k.waitingForTarget(mgr.GetClient())), ops.PriorityActive),
+			builder.WithPredicates(ops.TargetAppeared())).
 		// A slot given back wakes the operations waiting for one.
 		Watches(&v1alpha1.DisruptionBudget{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(ops.BudgetWaiters(k.GroupVersionKind.Kind)), ops.PriorityActive)),
 		k.GroupVersionKind.Kind, newObject)
@@ -125,4 +133,12 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 	newOp := func() ops.Object { return k.New() }
 	return b.Complete(ops.Prioritized(ops.Budgeted(name, r, s.RateLimiter(o.GlobalRateLimiter), mgr.GetClient(), newOp),
 		mgr.GetClient(), newOp))
+}
+
+// waitingForTarget is k.WaitingForTarget, or a mapping that wakes nobody.
+func (k OperationKind[T]) waitingForTarget(kube client.Reader) handler.MapFunc {
+	if k.WaitingForTarget == nil {
+		return func(context.Context, client.Object) []reconcile.Request { return nil }
+	}
+	return k.WaitingForTarget(kube)
 }
