@@ -83,6 +83,9 @@ func isTerminal(p v1alpha1.OperationPhase) bool {
 // IsTerminal reports whether o has finished (Succeeded or Failed).
 func IsTerminal(o Object) bool { return isTerminal(o.GetOperationStatus().Phase) }
 
+// IsRunning reports whether o started (took its lock) and did not finish.
+func IsRunning(o Object) bool { return running(o.GetOperationStatus()) }
+
 // WaitShownAfter is how long after its creation an operation that only
 // waits to start (queued, waiting for its target or its window) first
 // writes that it waits: one that starts within it goes straight to its

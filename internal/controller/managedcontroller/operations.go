@@ -112,8 +112,9 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
-		// The kind's own events, at the priority of the operation's state.
-		Watches(k.New(), ops.OperationEvents(mgr.GetClient())).
+		// The kind's own events, at the priority of the operation's state,
+		// but for those of its own writes.
+		Watches(k.New(), ops.OperationEvents(mgr.GetClient()), builder.WithPredicates(NotOwnWrites(kube))).
 		// A change of a StorageCluster's lock wakes the operation next in
 		// its queue.
 		Watches(&v1alpha1.StorageCluster{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(k.WaitingOn(mgr.GetClient())), ops.PriorityActive),

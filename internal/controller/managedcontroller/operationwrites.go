@@ -28,6 +28,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
@@ -83,6 +85,34 @@ func WritingThrough(oc, w client.Client) client.Client {
 	return c
 }
 
+// NotOwnWrites drops an operation's update events that show only a write
+// kube (an OperationClient) made itself and that leave nothing to decide:
+// its finalizer update (the reconcile that made it goes on), and the status
+// of an operation that is not running (a queued one is woken by its lock,
+// a finished one needs nothing but its TTL). The reconcile that wrote had
+// read every change before it: the write carried the version it read. A
+// running operation's own status writes still reconcile it again: a pass
+// that resolved a lost answer by evidence or finished a step leaves the
+// next decision to the next pass (docs/operations-engine.md, "What an
+// operation costs the API server").
+func NotOwnWrites(kube client.Client) predicate.Predicate {
+	c, ok := kube.(operationClient)
+	if !ok {
+		return predicate.Funcs{}
+	}
+	return predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+		if e.ObjectOld == nil || e.ObjectNew == nil || e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion() {
+			return true
+		}
+		uid, rv := e.ObjectNew.GetUID(), e.ObjectNew.GetResourceVersion()
+		if c.updated.version(uid) == rv {
+			return false
+		}
+		o, isOp := e.ObjectNew.(ops.Object)
+		return !isOp || c.last.version(uid) != rv || ops.IsRunning(o)
+	}}
+}
+
 func newOperationClient(c client.Client, now func() time.Time) client.Client {
 	return operationClient{Client: c, last: &lastWrites{byUID: map[types.UID]lastWrite{}, now: now}, updated: &lastUpdates{byUID: map[types.UID]lastUpdate{}}}
 }
@@ -133,6 +163,13 @@ func (l *lastUpdates) remember(obj client.Object) {
 		l.byUID = map[types.UID]lastUpdate{}
 	}
 	l.byUID[obj.GetUID()] = lastUpdate{resourceVersion: obj.GetResourceVersion(), hash: h}
+}
+
+// version is the resource version of the operation's last Update.
+func (l *lastUpdates) version(uid types.UID) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.byUID[uid].resourceVersion
 }
 
 // onlyCreatePendingChanged reports whether obj is the operation as this
@@ -231,6 +268,13 @@ func (l *lastWrites) covers(uid types.UID, rv string, h hashes) (covered, known 
 		return false, false
 	}
 	return w.hashes.status == h.status || (w.hashes.decisions == h.decisions && l.now().Sub(w.at) < coalesceWindow), true
+}
+
+// version is the resource version of the operation's last status write.
+func (l *lastWrites) version(uid types.UID) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.byUID[uid].resourceVersion
 }
 
 func (l *lastWrites) remember(uid types.UID, rv string, h hashes) {

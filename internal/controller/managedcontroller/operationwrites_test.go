@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
@@ -236,6 +237,97 @@ func TestOperationClient(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("\n%s\nwrites: got %+v, want %+v", tc.reason, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestNotOwnWrites(t *testing.T) {
+	started := &metav1.Time{Time: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
+	// writeStatus writes phase/reason (started or not) through c and
+	// returns the event the cache would deliver for it.
+	writeStatus := func(phase v1alpha1.OperationPhase, reason string, startedAt *metav1.Time) func(ctx context.Context, c, _ client.Client, op *v1alpha1.ClusterOps) (event.UpdateEvent, error) {
+		return func(ctx context.Context, c, _ client.Client, op *v1alpha1.ClusterOps) (event.UpdateEvent, error) {
+			old := op.DeepCopy()
+			op.Status.AtProvider.Phase, op.Status.AtProvider.Reason, op.Status.AtProvider.StartedAt = phase, reason, startedAt
+			return event.UpdateEvent{ObjectOld: old, ObjectNew: op}, c.Status().Update(ctx, op)
+		}
+	}
+	cases := map[string]struct {
+		reason string
+		// write makes writes through the operation client (c) or another
+		// writer and returns the update event the cache would deliver next.
+		write func(ctx context.Context, c, other client.Client, op *v1alpha1.ClusterOps) (event.UpdateEvent, error)
+		want  bool
+	}{
+		"OwnQueuedStatus": {
+			reason: "The client's own write of a queued operation's status is dropped: a lock change wakes it.",
+			write:  writeStatus(v1alpha1.OperationPending, "Queued", nil),
+			want:   false,
+		},
+		"OwnFinishedStatus": {
+			reason: "The client's own write of a finished operation's status is dropped: it asked for its TTL itself.",
+			write:  writeStatus(v1alpha1.OperationSucceeded, "Completed", started),
+			want:   false,
+		},
+		"OwnRunningStatus": {
+			reason: "The client's own write of a running operation's status passes: the pass that wrote it may leave the next decision to the next pass.",
+			write:  writeStatus(v1alpha1.OperationRunning, "Triggered", started),
+			want:   true,
+		},
+		"OwnFinalizerUpdate": {
+			reason: "The event of the finalizer update, written through WritingThrough, is dropped: the reconcile that made it goes on.",
+			write: func(ctx context.Context, c, other client.Client, op *v1alpha1.ClusterOps) (event.UpdateEvent, error) {
+				old := op.DeepCopy()
+				meta.AddFinalizer(op, "example.org/f")
+				return event.UpdateEvent{ObjectOld: old, ObjectNew: op}, WritingThrough(c, other).Update(ctx, op)
+			},
+			want: false,
+		},
+		"AnotherWriterAfterOwnWrite": {
+			reason: "A change by another writer (a user's cancel) after the client's own write passes.",
+			write: func(ctx context.Context, c, other client.Client, op *v1alpha1.ClusterOps) (event.UpdateEvent, error) {
+				op.Status.AtProvider.Phase, op.Status.AtProvider.Reason = v1alpha1.OperationPending, "Queued"
+				if err := c.Status().Update(ctx, op); err != nil {
+					return event.UpdateEvent{}, err
+				}
+				old := op.DeepCopy()
+				op.Spec.ForProvider.Cancel = true
+				return event.UpdateEvent{ObjectOld: old, ObjectNew: op}, other.Update(ctx, op)
+			},
+			want: true,
+		},
+		"ResyncOfOwnWrite": {
+			reason: "A resync (the same version again) passes, even of the client's own write.",
+			write: func(ctx context.Context, c, _ client.Client, op *v1alpha1.ClusterOps) (event.UpdateEvent, error) {
+				op.Status.AtProvider.Phase, op.Status.AtProvider.Reason = v1alpha1.OperationPending, "Queued"
+				err := c.Status().Update(ctx, op)
+				return event.UpdateEvent{ObjectOld: op.DeepCopy(), ObjectNew: op}, err
+			},
+			want: true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := runtime.NewScheme()
+			if err := v1alpha1.AddToScheme(s); err != nil {
+				t.Fatal(err)
+			}
+			created := &v1alpha1.ClusterOps{ObjectMeta: metav1.ObjectMeta{Name: "op", Namespace: "ns", UID: "uid-1",
+				CreationTimestamp: metav1.NewTime(time.Now().Add(-time.Hour))}}
+			created.Spec.ForProvider.Type = v1alpha1.ClusterActivate
+			kube := fake.NewClientBuilder().WithScheme(s).WithObjects(created).WithStatusSubresource(created).Build()
+			op := &v1alpha1.ClusterOps{}
+			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(created), op); err != nil {
+				t.Fatal(err)
+			}
+			c := OperationClient(kube)
+			e, err := tc.write(context.Background(), c, kube, op)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := NotOwnWrites(c).Update(e); got != tc.want {
+				t.Errorf("\n%s\nNotOwnWrites: got %t, want %t", tc.reason, got, tc.want)
 			}
 		})
 	}
