@@ -377,6 +377,18 @@ func TestWatcherProbes(t *testing.T) {
 	}
 }
 
+// watchingNodesAndEvents is a watcher (details shared for an hour) on one
+// operation that waits on the node list and log of cluster c, polled once.
+func watchingNodesAndEvents(api sb.API, c sb.ClusterDTO) (*Watcher, *clocktesting.FakeClock, <-chan event.GenericEvent, types.NamespacedName) {
+	w, clk, wakes := newTestWatcher(time.Minute)
+	w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Hour, Now: clk.Now}
+	op := types.NamespacedName{Namespace: "ns", Name: "op"}
+	w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, c.ID, Needs{Nodes: true, Events: true}, false, &Snapshot{Cluster: c}, op)
+	w.pollAll(context.Background())
+	drain(wakes)
+	return w, clk, wakes, op
+}
+
 // TestWatcherReadsTheLogOncePerChange: the probe that shows a new event has
 // brought the shared log window up to date, so the details read for the
 // change do not read the log again.
@@ -394,13 +406,8 @@ func TestWatcherReadsTheLogOncePerChange(t *testing.T) {
 		nodeReads++
 		return nodes(ctx, id)
 	}
-	w, clk, wakes := newTestWatcher(time.Minute)
-	w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Hour, Now: clk.Now}
+	w, clk, wakes, op := watchingNodesAndEvents(api, b.cluster)
 	ctx := context.Background()
-	op := types.NamespacedName{Namespace: "ns", Name: "op"}
-	w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", Needs{Nodes: true, Events: true}, false, &Snapshot{Cluster: b.cluster}, op)
-	w.pollAll(ctx)
-	drain(wakes)
 	b.set(func(b *backendView) {
 		b.nodes[0].Status = sb.NodeOffline
 		b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "message": "Storage node status changed from online to offline"})
@@ -435,13 +442,8 @@ func TestWatcherSeesAChangeBetweenItsReads(t *testing.T) {
 		}
 		return ns, err
 	}
-	w, clk, wakes := newTestWatcher(time.Minute)
-	w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Hour, Now: clk.Now}
+	w, clk, wakes, op := watchingNodesAndEvents(api, b.cluster)
 	ctx := context.Background()
-	op := types.NamespacedName{Namespace: "ns", Name: "op"}
-	w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", Needs{Nodes: true, Events: true}, false, &Snapshot{Cluster: b.cluster}, op)
-	w.pollAll(ctx)
-	drain(wakes)
 
 	// The cluster record changes: the poll reads the details again, and the
 	// node goes offline in the middle of it.
