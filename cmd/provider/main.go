@@ -27,6 +27,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"os"
+	runtimedebug "runtime/debug"
 	"time"
 
 	"github.com/KimMachineGun/automemlimit/memlimit"
@@ -102,6 +103,9 @@ func main() {
 	}
 	log.Info("Starting provider-simplyblock", "version", version.Version, "poll", pollInterval.String(), "safe-start", *safeStart)
 
+	if p, set := gcPercent(os.LookupEnv("GOGC")); set {
+		runtimedebug.SetGCPercent(p)
+	}
 	// A soft memory limit of 90% of the container's cgroup memory limit,
 	// unless GOMEMLIMIT is set (or AUTOMEMLIMIT=off): the garbage collector
 	// then works harder near the limit instead of the pod being OOM-killed
