@@ -28,7 +28,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
@@ -109,7 +108,7 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 
 	r := NewReconcilerWithClient(mgr, kube, resource.ManagedKind(k.GroupVersionKind), opts...)
 	newObject := func() client.Object { return k.New() }
-	b, err := watcher.Register(mgr, ctrl.NewControllerManagedBy(mgr).
+	cb := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
 		// The kind's own events, at the priority of the operation's state,
@@ -119,13 +118,15 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		// its queue.
 		Watches(&v1alpha1.StorageCluster{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(k.WaitingOn(mgr.GetClient())), ops.PriorityActive),
 			builder.WithPredicates(ops.LockChanged())).
+		// A slot given back wakes the operations waiting for one.
+		Watches(&v1alpha1.DisruptionBudget{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(ops.BudgetWaiters(k.GroupVersionKind.Kind)), ops.PriorityActive))
+	if k.WaitingForTarget != nil {
 		// A StorageCluster that appears or gets its backend id wakes the
 		// operations whose reference may resolve to it now.
-		Watches(&v1alpha1.StorageCluster{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(k.waitingForTarget(mgr.GetClient())), ops.PriorityActive),
-			builder.WithPredicates(ops.TargetAppeared())).
-		// A slot given back wakes the operations waiting for one.
-		Watches(&v1alpha1.DisruptionBudget{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(ops.BudgetWaiters(k.GroupVersionKind.Kind)), ops.PriorityActive)),
-		k.GroupVersionKind.Kind, newObject)
+		cb = cb.Watches(&v1alpha1.StorageCluster{}, ops.WithPriority(handler.EnqueueRequestsFromMapFunc(k.WaitingForTarget(mgr.GetClient())), ops.PriorityActive),
+			builder.WithPredicates(ops.TargetAppeared()))
+	}
+	b, err := watcher.Register(mgr, cb, k.GroupVersionKind.Kind, newObject)
 	if err != nil {
 		return err
 	}
@@ -134,12 +135,4 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 	newOp := func() ops.Object { return k.New() }
 	return b.Complete(ops.Prioritized(ops.Budgeted(name, r, s.RateLimiter(o.GlobalRateLimiter), mgr.GetClient(), newOp),
 		mgr.GetClient(), newOp))
-}
-
-// waitingForTarget is k.WaitingForTarget, or a mapping that wakes nobody.
-func (k OperationKind[T]) waitingForTarget(kube client.Reader) handler.MapFunc {
-	if k.WaitingForTarget == nil {
-		return func(context.Context, client.Object) []reconcile.Request { return nil }
-	}
-	return k.WaitingForTarget(kube)
 }
