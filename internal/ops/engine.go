@@ -450,9 +450,11 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 			}
 		}
 	}
-	need := Needs{Events: st.Guard != nil}
+	// What the step's gate, evidence and check read (a rebalance's are the
+	// tasks and the record, not the log, so it is not probed for).
+	need := Needs{}
 	if int(st.Step) < len(steps) {
-		need = need.or(steps[st.Step].Needs)
+		need = steps[st.Step].Needs
 	}
 	if r.ChooseTargets != nil && len(st.Targets) == 0 {
 		need.Nodes = true

@@ -1799,21 +1799,30 @@ func TestEngineObserveEvents(t *testing.T) {
 
 // TestEngineWatchPace: an operation asks the watcher for the slow pace only
 // once its step's call was answered and the step's end shows in the cluster
-// record.
+// record, and to watch only what its step reads.
 func TestEngineWatchPace(t *testing.T) {
 	op1Lock := lockOf(operation(), v1alpha1.OperationPending)
+	type want struct {
+		endInRecord bool
+		need        Needs
+	}
 	cases := map[string]struct {
 		reason      string
 		op          *v1alpha1.ClusterOps
 		endInRecord bool
-		want        bool
+		needs       *Needs
+		want        want
 	}{
 		"AnsweredEndInRecord": {reason: "An answered call whose end shows in the record is watched at the slow pace.",
-			op: operation(sent(time.Minute)), endInRecord: true, want: true},
+			op: operation(sent(time.Minute)), endInRecord: true, want: want{endInRecord: true, need: Needs{Events: true}}},
 		"AnsweredEndNotInRecord": {reason: "An answered call whose end only the log or node list shows is watched promptly.",
-			op: operation(sent(time.Minute)), want: false},
+			op: operation(sent(time.Minute)), want: want{need: Needs{Events: true}}},
 		"UnansweredEndInRecord": {reason: "A call whose answer is not known yet is watched promptly: its evidence is looked for.",
-			op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), endInRecord: true, want: false},
+			op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), endInRecord: true, want: want{need: Needs{Events: true}}},
+		"AnsweredOnTasksAlone": {reason: "A step whose evidence and check read the tasks, not the log (a rebalance), is not watched for new events: the log would be probed for nothing.",
+			op: operation(sent(time.Minute)), needs: &Needs{Tasks: true}, want: want{need: Needs{Tasks: true}}},
+		"UnansweredOnTasksAlone": {reason: "Nor while its answer is not known: its evidence is in the tasks and the record.",
+			op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), needs: &Needs{Tasks: true}, want: want{need: Needs{Tasks: true}}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -1822,21 +1831,27 @@ func TestEngineWatchPace(t *testing.T) {
 			w, _, _ := newTestWatcher(time.Minute)
 			e.Watcher = w
 			b := &backend{status: sb.ClusterInActivation}
-			step := testStep(func(s *Step) { s.EndInRecord = tc.endInRecord })
+			step := testStep(func(s *Step) {
+				s.EndInRecord = tc.endInRecord
+				if tc.needs != nil {
+					s.Needs = *tc.needs
+				}
+			})
 			if _, err := e.Observe(context.Background(), runOf(kube, getOp(t, kube, "op1"), b.api(), step)); err != nil {
 				t.Fatalf("\n%s\nObserve(...): %v", tc.reason, err)
 			}
-			got, watched := false, 0
+			var got want
+			watched := 0
 			for _, cw := range w.clusters {
 				for _, wt := range cw.waiters {
-					got, watched = wt.endInRecord, watched+1
+					got, watched = want{endInRecord: wt.endInRecord, need: wt.need}, watched+1
 				}
 			}
 			if watched != 1 {
 				t.Fatalf("\n%s\nthe operation asked to be watched %d times, want once", tc.reason, watched)
 			}
-			if got != tc.want {
-				t.Errorf("\n%s\nwatched with endInRecord %t, want %t", tc.reason, got, tc.want)
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("\n%s\nwatched with: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}
