@@ -58,9 +58,14 @@ type answer struct {
 	reason  string
 	message string
 	at      time.Time
+	// eventDue: its Triggered event (message) is not recorded yet; it
+	// goes out with the answer, or inside the next event recorded for the
+	// operation (Engine.record).
+	eventDue bool
 }
 
-// keep remembers the answer st records for uid.
+// keep remembers the answer st records for uid, with its Triggered event
+// not recorded yet.
 func (a *answers) keep(uid types.UID, st *v1alpha1.OperationStatus, at time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -75,7 +80,32 @@ func (a *answers) keep(uid types.UID, st *v1alpha1.OperationStatus, at time.Time
 		a.byUID = map[types.UID]answer{}
 	}
 	a.byUID[uid] = answer{guard: *st.Guard.DeepCopy(), calls: append([]v1alpha1.BackendCall(nil), st.Calls...),
-		reason: st.Reason, message: st.Message, at: at}
+		reason: st.Reason, message: st.Message, at: at, eventDue: true}
+}
+
+// evidenceSeen records in the kept answer for uid that the backend showed
+// evidence of the call: it is kept with the answer, not written alone.
+func (a *answers) evidenceSeen(uid types.UID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if ans, ok := a.byUID[uid]; ok {
+		ans.guard.EvidenceSeen = true
+		a.byUID[uid] = ans
+	}
+}
+
+// takeEvent returns the message of uid's Triggered event when it is not
+// recorded yet, and marks it recorded.
+func (a *answers) takeEvent(uid types.UID) (string, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ans, ok := a.byUID[uid]
+	if !ok || !ans.eventDue {
+		return "", false
+	}
+	ans.eventDue = false
+	a.byUID[uid] = ans
+	return ans.message, true
 }
 
 // restore puts the kept answer for uid back into st, the status as stored,
@@ -108,8 +138,10 @@ func (ans answer) apply(st *v1alpha1.OperationStatus) {
 
 // unwritten reports whether st, the status after a reconcile that restored
 // ans onto stored, decides nothing beyond ans (what is only shown aside:
-// message and progress) while ans is younger than AnswerHold. Then st can
-// be put back to stored's guard, so that the answer is not written alone.
+// message and progress) and evidence that the call took effect (kept with
+// the answer: answers.evidenceSeen), while ans is younger than AnswerHold.
+// Then st can be put back to stored's guard, so that the answer is not
+// written alone.
 func (ans answer) unwritten(stored, st *v1alpha1.OperationStatus, now time.Time) bool {
 	if now.Sub(ans.at) >= AnswerHold {
 		return false
@@ -119,6 +151,9 @@ func (ans answer) unwritten(stored, st *v1alpha1.OperationStatus, now time.Time)
 	got := st.DeepCopy()
 	for _, s := range []*v1alpha1.OperationStatus{want, got} {
 		s.Reason, s.Message, s.Progress, s.QueuePosition = "", "", nil, nil
+		if s.Guard != nil {
+			s.Guard.EvidenceSeen = false
+		}
 	}
 	return equality.Semantic.DeepEqual(want, got)
 }

@@ -182,7 +182,17 @@ func (e *Engine) metrics() *Metrics {
 	return DefaultMetrics()
 }
 
+// record emits ev for o. An accepted call's Triggered event that was not
+// recorded yet (its answer is still unwritten) is told in ev instead of in
+// an event of its own: "activate: POST … accepted; activate done".
 func (e *Engine) record(o Object, ev event.Event) {
+	if msg, due := e.answers.takeEvent(o.GetUID()); due {
+		ev.Message = msg + "; " + ev.Message
+	}
+	e.emit(o, ev)
+}
+
+func (e *Engine) emit(o Object, ev event.Event) {
 	if e.Recorder != nil {
 		e.Recorder.Event(o, ev)
 	}
@@ -213,7 +223,16 @@ func (e *Engine) Observe(ctx context.Context, r Run) (bool, error) {
 		return false, err
 	}
 	if ans != nil && ans.unwritten(before, st, e.now()) {
+		if st.Guard != nil && st.Guard.EvidenceSeen {
+			e.answers.evidenceSeen(o.GetUID())
+		}
 		withhold(before, st)
+	} else if ans != nil {
+		// The answer goes out with this pass's write, and its event with it
+		// unless an event of this pass carried it (record).
+		if msg, due := e.answers.takeEvent(o.GetUID()); due {
+			e.emit(o, event.Normal(ReasonTriggered, msg))
+		}
 	}
 	o.SetConditions(withTime(conditionFor(st)))
 	if !kerrors.Semantic.DeepEqual(before.Phase, st.Phase) || before.Reason != st.Reason {

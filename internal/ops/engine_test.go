@@ -1098,17 +1098,21 @@ func TestEngineLifecycle(t *testing.T) {
 		t.Fatalf("Trigger(...): stored status %+v, want the start Observe decided on (%v) and the guard", st.OperationStatus, startedAt)
 	}
 
+	// The evidence is kept with the answer: neither is written alone.
 	clk.Advance(time.Second)
 	o, trig = observe("backend acting", true)
-	expect("backend acting", o, trig, false, v1alpha1.OperationRunning, ReasonInProgress)
-	if g := o.Status.AtProvider.Guard; g == nil || !g.EvidenceSeen || !g.Answered {
-		t.Errorf("backend acting: guard %+v, want evidence seen on an answered call", g)
+	expect("backend acting", o, trig, false, v1alpha1.OperationRunning, ReasonTriggering)
+	if g := o.Status.AtProvider.Guard; g == nil || g.Outcome != v1alpha1.GuardIntended {
+		t.Errorf("backend acting: guard %+v, want the intent: the answer and the evidence are kept for the next decision", g)
 	}
 
 	b.set(sb.ClusterActive)
 	clk.Advance(time.Second)
 	o, trig = observe("done", true)
 	expect("done", o, trig, false, v1alpha1.OperationSucceeded, ReasonCompleted)
+	if g := o.Status.AtProvider.Guard; g == nil || !g.EvidenceSeen || !g.Answered {
+		t.Errorf("done: guard %+v, want evidence seen on an answered call, written with the end", g)
+	}
 
 	clk.Advance(time.Second)
 	o, trig = observe("finished", true)

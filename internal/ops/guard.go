@@ -160,6 +160,9 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 		// Observe of the finished operation releases it then.
 		_ = e.finish(ctx, r, st.Phase, st.Reason, st.Message)
 	case deleted:
+		if st.Guard != nil && st.Guard.Outcome == v1alpha1.GuardSent {
+			e.record(o, event.Normal(ReasonTriggered, st.Message))
+		}
 		markStopping(st, steps)
 	case st.Guard != nil && st.Guard.Outcome == v1alpha1.GuardSent:
 		// An accepted call: its answer goes out with the next write that
@@ -212,8 +215,8 @@ func (e *Engine) applyOutcome(o Object, step Step, callErr error) bool {
 	switch res {
 	case callAccepted:
 		st.Guard.Outcome, st.Guard.ResolvedAt, st.Guard.Answered, st.Triggered = v1alpha1.GuardSent, &now, true, true
+		// Its Triggered event goes out with the answer (Trigger, answers).
 		setPhase(st, v1alpha1.OperationRunning, ReasonTriggered, "%s: %s accepted", step.Name, step.Path)
-		e.record(o, event.Normal(ReasonTriggered, st.Message))
 	case callAmbiguous:
 		st.Guard.Outcome = v1alpha1.GuardAmbiguous
 		setPhase(st, v1alpha1.OperationRunning, ReasonResolving,

@@ -37,14 +37,16 @@ import (
 
 // events records the reasons of the events it is given.
 type events struct {
-	mu      sync.Mutex
-	reasons []string
+	mu       sync.Mutex
+	reasons  []string
+	messages []string
 }
 
 func (r *events) Event(_ runtime.Object, e event.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.reasons = append(r.reasons, string(e.Reason))
+	r.messages = append(r.messages, e.Message)
 }
 
 func (r *events) WithAnnotations(...string) event.Recorder { return r }
