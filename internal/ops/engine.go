@@ -192,6 +192,7 @@ func (e *Engine) record(o Object, ev event.Event) {
 	e.emit(o, ev)
 }
 
+// emit sends ev for o as it is, without a pending Triggered event.
 func (e *Engine) emit(o Object, ev event.Event) {
 	if e.Recorder != nil {
 		e.Recorder.Event(o, ev)
