@@ -30,7 +30,9 @@ import (
 // for example "ns/restart-1:after-call:1".
 const CrashEnv = "SIMPLYBLOCK_OPS_CRASH_AT"
 
-// Crash moments around a guarded backend call.
+// Crash moments around a guarded backend call. Around a steady-state
+// resource's create, CrashAfterIntent is after crossplane-runtime's
+// create-pending annotation and CrashAfterCall after the create's answer.
 const (
 	CrashBeforeIntent = "before-intent"
 	CrashAfterIntent  = "after-intent"
@@ -51,10 +53,11 @@ func parseCrashPoints(v string) map[string]bool {
 	return points
 }
 
-// crashPoint kills the process when the point for this operation, moment
-// and step was requested through CrashEnv. It prints the point first, so
-// the test supervisor knows which one fired.
-func crashPoint(namespace, name, moment string, step int64) {
+// CrashPoint kills the process when the point for this object, moment and
+// step was requested through CrashEnv. It prints the point first, so the
+// test supervisor knows which one fired. The steady-state resources use it
+// around their create call, at step 0.
+func CrashPoint(namespace, name, moment string, step int64) {
 	if len(crashPoints) == 0 {
 		return
 	}

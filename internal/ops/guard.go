@@ -117,7 +117,7 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 		return nil // Observe did not ask for this; it will look again.
 	}
 	step := steps[st.Step]
-	crashPoint(o.GetNamespace(), o.GetName(), CrashBeforeIntent, st.Step)
+	CrashPoint(o.GetNamespace(), o.GetName(), CrashBeforeIntent, st.Step)
 
 	need := step.Needs.or(Needs{Events: true})
 	snap := r.Decided.For(need)
@@ -147,11 +147,11 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 	if err := e.Kube.Status().Update(ctx, o); err != nil {
 		return errors.Wrap(err, errRecordIntent)
 	}
-	crashPoint(o.GetNamespace(), o.GetName(), CrashAfterIntent, st.Step)
+	CrashPoint(o.GetNamespace(), o.GetName(), CrashAfterIntent, st.Step)
 	written := st.DeepCopy()
 
 	callErr := step.Call(ctx, r.Source.API)
-	crashPoint(o.GetNamespace(), o.GetName(), CrashAfterCall, st.Step)
+	CrashPoint(o.GetNamespace(), o.GetName(), CrashAfterCall, st.Step)
 
 	finished := e.applyOutcome(o, step, callErr)
 	switch {
@@ -172,13 +172,13 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 		e.answers.keep(o.GetUID(), st, e.now())
 		*st = *written
 		e.Watcher.Wake(e.Kind, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
-		crashPoint(o.GetNamespace(), o.GetName(), CrashAfterOutcome, st.Step)
+		CrashPoint(o.GetNamespace(), o.GetName(), CrashAfterOutcome, st.Step)
 		return nil
 	}
 	if err := e.persistStatus(ctx, o); err != nil {
 		return errors.Wrap(err, errRecordOutcome)
 	}
-	crashPoint(o.GetNamespace(), o.GetName(), CrashAfterOutcome, st.Step)
+	CrashPoint(o.GetNamespace(), o.GetName(), CrashAfterOutcome, st.Step)
 	return nil
 }
 

@@ -25,6 +25,10 @@ func Options(mgr ctrl.Manager, o controller.Options, name string, list resource.
 		// Backend UUIDs are the external names: they are set by Create (or
 		// adoption in Observe), never defaulted from the object's name.
 		managed.WithInitializers(),
+		// A create left without its result by a crash is resolved by
+		// Observe from the backend (CreateOutcomeUnknown), so the
+		// reconciler need not refuse to proceed.
+		managed.WithDeterministicExternalName(true),
 		managed.WithFinalizer(KeepStatus(resource.NewAPIFinalizer(mgr.GetClient(), managed.FinalizerName))),
 	}
 	if o.Features.Enabled(feature.EnableBetaManagementPolicies) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/controller/managedcontroller"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
@@ -47,7 +48,7 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StorageCluster) (ma
 	id := meta.GetExternalName(cr)
 	adopted := false
 	if id == "" {
-		if cr.GetAnnotations()[v1alpha1.AnnotationCreateOutcomeUnknown] == "" {
+		if !managedcontroller.CreateOutcomeUnknown(cr) {
 			return managed.ExternalObservation{ResourceExists: false}, nil
 		}
 		found, err := e.findByName(ctx, cr.Spec.ForProvider.Name)
@@ -55,7 +56,7 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StorageCluster) (ma
 			return managed.ExternalObservation{ResourceExists: false}, err
 		}
 		meta.SetExternalName(cr, found)
-		meta.RemoveAnnotations(cr, v1alpha1.AnnotationCreateOutcomeUnknown)
+		managedcontroller.CreateOutcomeFound(cr)
 		id, adopted = found, true
 	}
 
@@ -95,7 +96,9 @@ func (e *external) findByName(ctx context.Context, name string) (string, error) 
 
 // Create creates the cluster; its backend UUID becomes the external name.
 func (e *external) Create(ctx context.Context, cr *v1alpha1.StorageCluster) (managed.ExternalCreation, error) {
+	ops.CrashPoint(cr.GetNamespace(), cr.GetName(), ops.CrashAfterIntent, 0)
 	c, err := e.api.CreateCluster(ctx, clusterParams(cr.Spec.ForProvider))
+	ops.CrashPoint(cr.GetNamespace(), cr.GetName(), ops.CrashAfterCall, 0)
 	if simplyblock.MayHaveTakenEffect(err) {
 		meta.AddAnnotations(cr, map[string]string{v1alpha1.AnnotationCreateOutcomeUnknown: "true"})
 		return managed.ExternalCreation{}, errors.Wrapf(errors.Wrap(err, errCreateCluster), errMayHaveCreated, cr.Spec.ForProvider.Name)

@@ -43,6 +43,7 @@ func withExternalName(n string) clusterModifier {
 func withCreateOutcomeUnknown() clusterModifier {
 	return func(cr *v1alpha1.StorageCluster) {
 		meta.SetExternalCreatePending(cr, testPending)
+		meta.SetExternalCreateFailed(cr, testPending)
 		meta.AddAnnotations(cr, map[string]string{v1alpha1.AnnotationCreateOutcomeUnknown: "true"})
 	}
 }
@@ -56,7 +57,36 @@ func withOutcomeUnknownMark() clusterModifier {
 
 // withCreateRefused is a resource whose create was definitely refused.
 func withCreateRefused() clusterModifier {
+	return func(cr *v1alpha1.StorageCluster) {
+		meta.SetExternalCreatePending(cr, testPending)
+		meta.SetExternalCreateFailed(cr, testPending)
+	}
+}
+
+// withCreateInterrupted is a resource whose create the provider stopped
+// in: the create-pending annotation with no result after it.
+func withCreateInterrupted() clusterModifier {
 	return func(cr *v1alpha1.StorageCluster) { meta.SetExternalCreatePending(cr, testPending) }
+}
+
+// withCreateFound marks the create's result found by Observe: the outcome
+// annotation gone and, after an interrupted create, create-succeeded
+// recorded (at "now", see sinceNow).
+func withCreateFound() clusterModifier {
+	return func(cr *v1alpha1.StorageCluster) {
+		meta.RemoveAnnotations(cr, v1alpha1.AnnotationCreateOutcomeUnknown)
+		if meta.ExternalCreateIncomplete(cr) {
+			meta.AddAnnotations(cr, map[string]string{meta.AnnotationKeyExternalCreateSucceeded: "now"})
+		}
+	}
+}
+
+// sinceNow replaces a create-succeeded time written during the test by
+// "now", so that withCreateFound can name it.
+func sinceNow(cr *v1alpha1.StorageCluster, start time.Time) {
+	if t := meta.GetExternalCreateSucceeded(cr); !t.IsZero() && !t.Before(start.Truncate(time.Second)) {
+		meta.AddAnnotations(cr, map[string]string{meta.AnnotationKeyExternalCreateSucceeded: "now"})
+	}
 }
 
 func withName(n string) clusterModifier {
@@ -208,7 +238,50 @@ func TestObserve(t *testing.T) {
 					ResourceLateInitialized: true,
 					ConnectionDetails:       details(testID),
 				},
-				cr: cluster(withCreateRefused(), withExternalName(testID), withAtProvider(observation()), withConditions(xpv2.Available())),
+				cr: cluster(withCreateOutcomeUnknown(), withCreateFound(), withExternalName(testID), withAtProvider(observation()), withConditions(xpv2.Available())),
+			},
+		},
+		"CreateInterruptedAdopted": {
+			reason: "After a create the provider stopped in (create-pending with no result), the backend object with its name is adopted and the create's result recorded, instead of refusing to proceed.",
+			fields: fields{api: &fake.MockClient{
+				MockListClusters: func(_ context.Context) ([]simplyblock.ClusterDTO, error) {
+					other := "other"
+					return []simplyblock.ClusterDTO{
+						*clusterDTO(withDTOID(testOtherID), withDTOName(&other)),
+						*clusterDTO(withDTOName(nil)),
+						*clusterDTO(),
+					}, nil
+				},
+				MockGetCluster: func(_ context.Context, id string) (*simplyblock.ClusterDTO, error) {
+					if id != testID {
+						return nil, errors.Errorf("GetCluster(%q), want %q", id, testID)
+					}
+					return clusterDTO(), nil
+				},
+			}},
+			args: args{cr: cluster(withCreateInterrupted())},
+			want: want{
+				o: managed.ExternalObservation{
+					ResourceExists:          true,
+					ResourceUpToDate:        true,
+					ResourceLateInitialized: true,
+					ConnectionDetails:       details(testID),
+				},
+				cr: cluster(withCreateInterrupted(), withCreateFound(), withExternalName(testID), withAtProvider(observation()), withConditions(xpv2.Available())),
+			},
+		},
+		"CreateInterruptedNothingCreated": {
+			reason: "After a create the provider stopped in, no backend object with its name means the create was not sent: it does not exist, so Create sends it.",
+			fields: fields{api: &fake.MockClient{
+				MockListClusters: func(_ context.Context) ([]simplyblock.ClusterDTO, error) {
+					other := "other"
+					return []simplyblock.ClusterDTO{*clusterDTO(withDTOID(testOtherID), withDTOName(&other))}, nil
+				},
+			}},
+			args: args{cr: cluster(withCreateInterrupted())},
+			want: want{
+				o:  managed.ExternalObservation{ResourceExists: false},
+				cr: cluster(withCreateInterrupted()),
 			},
 		},
 		"CreateRefusedNeverAdopts": {
@@ -353,7 +426,9 @@ func TestObserve(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			e := &external{api: tc.fields.api}
+			start := time.Now()
 			got, err := e.Observe(context.Background(), tc.args.cr)
+			sinceNow(tc.args.cr, start)
 			if diff := cmp.Diff(tc.want.err, err, test.EquateErrors()); diff != "" {
 				t.Errorf("\n%s\ne.Observe(...): -want error, +got error:\n%s\n", tc.reason, diff)
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/controller/managedcontroller"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
@@ -27,6 +28,7 @@ const (
 	errListNodes   = "cannot list storage nodes"
 	errGetNode     = "cannot get storage node"
 	errGetTask     = "cannot get node_add task %s"
+	errListTasks   = "cannot list tasks to find the node's node_add task"
 	errAddFailed   = "the backend's node_add task %s ended without adding the node: %s; " +
 		"fix the cause, then delete this StorageNode and create it again to retry"
 	errAddNode      = "cannot add storage node"
@@ -55,6 +57,13 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StorageNode) (manag
 	if clusterID == "" {
 		return managed.ExternalObservation{}, errors.New(errNoClusterID)
 	}
+	taskFound := false
+	if managedcontroller.CreateOutcomeUnknown(cr) && cr.GetAnnotations()[AnnotationAddTask] == "" {
+		var err error
+		if taskFound, err = e.findAddTask(ctx, cr, clusterID); err != nil {
+			return managed.ExternalObservation{}, err
+		}
+	}
 	if addTaskPending(cr) {
 		if err := e.observeAddTask(ctx, cr, clusterID); err != nil {
 			return managed.ExternalObservation{}, err
@@ -67,10 +76,15 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StorageNode) (manag
 	}
 	if node == nil || node.Status == simplyblock.NodeInCreation && addFailed(cr) {
 		// A failed add can leave a stale in_creation record behind.
-		return e.observeWithoutRecord(cr)
+		o, err := e.observeWithoutRecord(cr)
+		o.ResourceLateInitialized = taskFound
+		return o, err
 	}
-	adopted := meta.GetExternalName(cr) != node.ID
+	adopted := meta.GetExternalName(cr) != node.ID || taskFound
 	meta.SetExternalName(cr, node.ID)
+	if adopted {
+		managedcontroller.CreateOutcomeFound(cr)
+	}
 	cr.Status.AtProvider = observe(cr.Status.AtProvider, node)
 
 	if simplyblock.NodeStatus(node.Status) == simplyblock.NodeRemoved {
@@ -124,6 +138,30 @@ func (e *external) observeAddTask(ctx context.Context, cr *v1alpha1.StorageNode,
 	return nil
 }
 
+// findAddTask adopts the open node_add task for the node's address, when a
+// create may have queued it without its task id being recorded (its answer
+// was lost, or the provider stopped around the call). It reports whether
+// it found one. No open task and no node record means the add was not
+// queued (the backend refuses a second add while one is open), so Create
+// may send it.
+func (e *external) findAddTask(ctx context.Context, cr *v1alpha1.StorageNode, clusterID string) (bool, error) {
+	tasks, err := e.api.ListTasks(ctx, clusterID)
+	if err != nil {
+		return false, errors.Wrap(err, errListTasks)
+	}
+	for i := len(tasks) - 1; i >= 0; i-- {
+		t := tasks[i]
+		if t.FunctionName != simplyblock.TaskFunctionNodeAdd || t.Status == simplyblock.TaskDone || t.FunctionParams["node_addr"] != cr.Spec.ForProvider.NodeAddress {
+			continue
+		}
+		meta.AddAnnotations(cr, map[string]string{AnnotationAddTask: t.ID})
+		cr.Status.AtProvider.AddTask = nil // observeAddTask reads it next
+		managedcontroller.CreateOutcomeFound(cr)
+		return true, nil
+	}
+	return false, nil
+}
+
 // currentNode returns the node record this resource manages: the one named
 // by the external name, or else the one at the node's management address
 // (the record appears after the add task, and an add retry may replace it
@@ -153,10 +191,14 @@ func (e *external) currentNode(ctx context.Context, cr *v1alpha1.StorageNode, cl
 
 // Create queues the node add and records the task id.
 func (e *external) Create(ctx context.Context, cr *v1alpha1.StorageNode) (managed.ExternalCreation, error) {
+	ops.CrashPoint(cr.GetNamespace(), cr.GetName(), ops.CrashAfterIntent, 0)
 	taskID, err := e.api.AddStorageNode(ctx, cr.Spec.ForProvider.ClusterID, nodeParams(cr.Spec.ForProvider))
+	ops.CrashPoint(cr.GetNamespace(), cr.GetName(), ops.CrashAfterCall, 0)
 	if simplyblock.MayHaveTakenEffect(err) {
+		meta.AddAnnotations(cr, map[string]string{v1alpha1.AnnotationCreateOutcomeUnknown: "true"})
 		return managed.ExternalCreation{}, errors.Wrapf(errors.Wrap(err, errAddNode), errMayHaveAdded, cr.Spec.ForProvider.NodeAddress)
 	}
+	meta.RemoveAnnotations(cr, v1alpha1.AnnotationCreateOutcomeUnknown)
 	if err != nil {
 		return managed.ExternalCreation{}, errors.Wrap(err, errAddNode)
 	}

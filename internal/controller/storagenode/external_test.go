@@ -66,6 +66,53 @@ func withAddTaskAnnotation(id string) nodeModifier {
 	return func(cr *v1alpha1.StorageNode) { meta.AddAnnotations(cr, map[string]string{AnnotationAddTask: id}) }
 }
 
+// createPendingAt is when the tests' interrupted create wrote its
+// create-pending annotation.
+var createPendingAt = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// withCreateInterrupted marks a create that the provider stopped in: the
+// create-pending annotation with no result after it.
+func withCreateInterrupted() nodeModifier {
+	return func(cr *v1alpha1.StorageNode) { meta.SetExternalCreatePending(cr, createPendingAt) }
+}
+
+// withCreateAnswerLost marks a create whose answer was lost.
+func withCreateAnswerLost() nodeModifier {
+	return func(cr *v1alpha1.StorageNode) {
+		meta.SetExternalCreatePending(cr, createPendingAt)
+		meta.SetExternalCreateFailed(cr, createPendingAt)
+		meta.AddAnnotations(cr, map[string]string{v1alpha1.AnnotationCreateOutcomeUnknown: "true"})
+	}
+}
+
+// withCreateFound marks the create's result found by Observe: the outcome
+// annotation gone and, after an interrupted create, create-succeeded
+// recorded (at "now", see sinceNow).
+func withCreateFound() nodeModifier {
+	return func(cr *v1alpha1.StorageNode) {
+		meta.RemoveAnnotations(cr, v1alpha1.AnnotationCreateOutcomeUnknown)
+		if meta.ExternalCreateIncomplete(cr) {
+			meta.AddAnnotations(cr, map[string]string{meta.AnnotationKeyExternalCreateSucceeded: "now"})
+		}
+	}
+}
+
+// sinceNow replaces a create-succeeded time written during the test by
+// "now", so that withCreateFound can name it.
+func sinceNow(cr *v1alpha1.StorageNode, start time.Time) {
+	if t := meta.GetExternalCreateSucceeded(cr); !t.IsZero() && !t.Before(start.Truncate(time.Second)) {
+		meta.AddAnnotations(cr, map[string]string{meta.AnnotationKeyExternalCreateSucceeded: "now"})
+	}
+}
+
+// withoutCreateTimes drops crossplane-runtime's create annotations, which
+// the reconciler, not Create, writes.
+func withoutCreateTimes() nodeModifier {
+	return func(cr *v1alpha1.StorageNode) {
+		meta.RemoveAnnotations(cr, meta.AnnotationKeyExternalCreatePending, meta.AnnotationKeyExternalCreateFailed)
+	}
+}
+
 func withAddTask(status simplyblock.TaskStatus, retry int64, result string) nodeModifier {
 	return func(cr *v1alpha1.StorageNode) {
 		cr.Status.AtProvider.AddTask = &v1alpha1.NodeAddTask{ID: testTaskID, Status: string(status), Retry: retry, Result: result}
@@ -144,6 +191,21 @@ func task(status simplyblock.TaskStatus, retry int64, result string) *simplybloc
 	return &simplyblock.TaskDTO{
 		ID: testTaskID, ClusterID: testClusterID, Status: status, FunctionName: simplyblock.TaskFunctionNodeAdd,
 		Retry: retry, FunctionResult: result,
+	}
+}
+
+// addTaskFor is an open node_add task for address.
+func addTaskFor(id, address string, status simplyblock.TaskStatus) simplyblock.TaskDTO {
+	return simplyblock.TaskDTO{ID: id, ClusterID: testClusterID, Status: status, FunctionName: simplyblock.TaskFunctionNodeAdd,
+		FunctionParams: map[string]any{"node_addr": address, "iface_name": "eth0"}}
+}
+
+func listTasks(tasks ...simplyblock.TaskDTO) func(context.Context, string) ([]simplyblock.TaskDTO, error) {
+	return func(_ context.Context, clusterID string) ([]simplyblock.TaskDTO, error) {
+		if clusterID != testClusterID {
+			return nil, errors.Errorf("ListTasks(%q), want %q", clusterID, testClusterID)
+		}
+		return tasks, nil
 	}
 }
 
@@ -452,6 +514,77 @@ func TestObserve(t *testing.T) {
 					withConditions(unavailable("node status is in_shutdown"))),
 			},
 		},
+		"CreateInterruptedTaskOpen": {
+			reason: "After a create the provider stopped in, the open node_add task for the node's address is adopted: its id is recorded, the create's result with it, and Create is not called again.",
+			fields: fields{api: &fake.MockClient{
+				MockListTasks: listTasks(
+					addTaskFor("older", testAddress, simplyblock.TaskDone),
+					addTaskFor("other", "10.0.0.11:5000", simplyblock.TaskRunning),
+					addTaskFor(testTaskID, testAddress, simplyblock.TaskNew),
+				),
+				MockGetTask:          getTask(task(simplyblock.TaskNew, 0, "")),
+				MockListStorageNodes: listNodes(),
+			}},
+			args: args{cr: storageNode(withCreateInterrupted())},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: true},
+				cr: storageNode(withCreateInterrupted(), withCreateFound(), withAddTaskAnnotation(testTaskID),
+					withAddTask(simplyblock.TaskNew, 0, ""), withConditions(creatingMsg("node_add task "+testTaskID+" is new"))),
+			},
+		},
+		"CreateInterruptedNothingQueued": {
+			reason: "After a create the provider stopped in, no open node_add task and no record at the address mean the add was never queued: the node does not exist, so Create sends it.",
+			fields: fields{api: &fake.MockClient{
+				MockListTasks: listTasks(
+					addTaskFor("older", testAddress, simplyblock.TaskDone),
+					addTaskFor("other", "10.0.0.11:5000", simplyblock.TaskRunning),
+				),
+				MockListStorageNodes: listNodes(),
+			}},
+			args: args{cr: storageNode(withCreateInterrupted())},
+			want: want{
+				o:  managed.ExternalObservation{ResourceExists: false},
+				cr: storageNode(withCreateInterrupted()),
+			},
+		},
+		"CreateInterruptedRecordAppeared": {
+			reason: "After a create the provider stopped in, a record at the node's address (its add task already done) is adopted and the create's result recorded.",
+			fields: fields{api: &fake.MockClient{
+				MockListTasks:        listTasks(addTaskFor(testTaskID, testAddress, simplyblock.TaskDone)),
+				MockListStorageNodes: listNodes(nodeDTO()),
+			}},
+			args: args{cr: storageNode(withCreateInterrupted())},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: true},
+				cr: storageNode(withCreateInterrupted(), withCreateFound(), withExternalName(testNodeID),
+					withObserved(nodeDTO()), withConditions(xpv2.Available())),
+			},
+		},
+		"CreateAnswerLostTaskOpen": {
+			reason: "After an add whose answer was lost, the open node_add task for the address is adopted and the outcome-unknown mark removed.",
+			fields: fields{api: &fake.MockClient{
+				MockListTasks:        listTasks(addTaskFor(testTaskID, testAddress, simplyblock.TaskRunning)),
+				MockGetTask:          getTask(task(simplyblock.TaskRunning, 0, "")),
+				MockListStorageNodes: listNodes(),
+			}},
+			args: args{cr: storageNode(withCreateAnswerLost())},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: true},
+				cr: storageNode(withCreateAnswerLost(), withCreateFound(), withAddTaskAnnotation(testTaskID),
+					withAddTask(simplyblock.TaskRunning, 0, ""), withConditions(creatingMsg("node_add task "+testTaskID+" is running"))),
+			},
+		},
+		"CreateInterruptedTaskListFailed": {
+			reason: "An error listing the tasks after an interrupted create is returned wrapped; nothing is decided.",
+			fields: fields{api: &fake.MockClient{
+				MockListTasks: func(_ context.Context, _ string) ([]simplyblock.TaskDTO, error) { return nil, errServer },
+			}},
+			args: args{cr: storageNode(withCreateInterrupted())},
+			want: want{
+				err: errors.Wrap(errServer, errListTasks),
+				cr:  storageNode(withCreateInterrupted()),
+			},
+		},
 		"RecordGoneWhileDeleting": {
 			reason: "A deleted resource whose record is gone entirely does not exist; removed records at the address are never re-adopted.",
 			fields: fields{api: &fake.MockClient{
@@ -471,7 +604,9 @@ func TestObserve(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			e := &external{api: tc.fields.api}
+			start := time.Now()
 			got, err := e.Observe(context.Background(), tc.args.cr)
+			sinceNow(tc.args.cr, start)
 			if diff := cmp.Diff(tc.want.err, err, test.EquateErrors()); diff != "" {
 				t.Errorf("\n%s\ne.Observe(...): -want error, +got error:\n%s\n", tc.reason, diff)
 			}
@@ -537,7 +672,7 @@ func TestCreate(t *testing.T) {
 			args: args{cr: storageNode()},
 			want: want{
 				err: errors.Wrapf(errors.Wrap(errLost, errAddNode), errMayHaveAdded, testAddress),
-				cr:  storageNode(),
+				cr:  storageNode(withCreateAnswerLost(), withoutCreateTimes()),
 			},
 		},
 		"AddRefused": {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/controller/managedcontroller"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
 const (
@@ -36,7 +38,7 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StoragePool) (manag
 	id := meta.GetExternalName(cr)
 	adopted := false
 	if id == "" {
-		if cr.GetAnnotations()[v1alpha1.AnnotationCreateOutcomeUnknown] == "" {
+		if !managedcontroller.CreateOutcomeUnknown(cr) {
 			return managed.ExternalObservation{ResourceExists: false}, nil
 		}
 		found, err := e.findByName(ctx, clusterID, cr.Spec.ForProvider.Name)
@@ -44,7 +46,7 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StoragePool) (manag
 			return managed.ExternalObservation{ResourceExists: false}, err
 		}
 		meta.SetExternalName(cr, found)
-		meta.RemoveAnnotations(cr, v1alpha1.AnnotationCreateOutcomeUnknown)
+		managedcontroller.CreateOutcomeFound(cr)
 		id, adopted = found, true
 	}
 
@@ -79,7 +81,9 @@ func (e *external) findByName(ctx context.Context, clusterID, name string) (stri
 
 // Create creates the pool; its backend UUID becomes the external name.
 func (e *external) Create(ctx context.Context, cr *v1alpha1.StoragePool) (managed.ExternalCreation, error) {
+	ops.CrashPoint(cr.GetNamespace(), cr.GetName(), ops.CrashAfterIntent, 0)
 	p, err := e.api.CreateStoragePool(ctx, cr.Spec.ForProvider.ClusterID, poolParams(cr.Spec.ForProvider))
+	ops.CrashPoint(cr.GetNamespace(), cr.GetName(), ops.CrashAfterCall, 0)
 	if simplyblock.MayHaveTakenEffect(err) {
 		meta.AddAnnotations(cr, map[string]string{v1alpha1.AnnotationCreateOutcomeUnknown: "true"})
 		return managed.ExternalCreation{}, errors.Wrapf(errors.Wrap(err, errCreatePool), errMayHaveCreated, cr.Spec.ForProvider.Name)

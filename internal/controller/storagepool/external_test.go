@@ -59,6 +59,7 @@ func withExternalName(n string) poolModifier {
 func withCreateOutcomeUnknown() poolModifier {
 	return func(cr *v1alpha1.StoragePool) {
 		meta.SetExternalCreatePending(cr, testPending)
+		meta.SetExternalCreateFailed(cr, testPending)
 		meta.AddAnnotations(cr, map[string]string{v1alpha1.AnnotationCreateOutcomeUnknown: "true"})
 	}
 }
@@ -72,7 +73,36 @@ func withOutcomeUnknownMark() poolModifier {
 
 // withCreateRefused is a resource whose create was definitely refused.
 func withCreateRefused() poolModifier {
+	return func(cr *v1alpha1.StoragePool) {
+		meta.SetExternalCreatePending(cr, testPending)
+		meta.SetExternalCreateFailed(cr, testPending)
+	}
+}
+
+// withCreateInterrupted is a resource whose create the provider stopped
+// in: the create-pending annotation with no result after it.
+func withCreateInterrupted() poolModifier {
 	return func(cr *v1alpha1.StoragePool) { meta.SetExternalCreatePending(cr, testPending) }
+}
+
+// withCreateFound marks the create's result found by Observe: the outcome
+// annotation gone and, after an interrupted create, create-succeeded
+// recorded (at "now", see sinceNow).
+func withCreateFound() poolModifier {
+	return func(cr *v1alpha1.StoragePool) {
+		meta.RemoveAnnotations(cr, v1alpha1.AnnotationCreateOutcomeUnknown)
+		if meta.ExternalCreateIncomplete(cr) {
+			meta.AddAnnotations(cr, map[string]string{meta.AnnotationKeyExternalCreateSucceeded: "now"})
+		}
+	}
+}
+
+// sinceNow replaces a create-succeeded time written during the test by
+// "now", so that withCreateFound can name it.
+func sinceNow(cr *v1alpha1.StoragePool, start time.Time) {
+	if t := meta.GetExternalCreateSucceeded(cr); !t.IsZero() && !t.Before(start.Truncate(time.Second)) {
+		meta.AddAnnotations(cr, map[string]string{meta.AnnotationKeyExternalCreateSucceeded: "now"})
+	}
 }
 
 func withParams(f func(p *v1alpha1.StoragePoolParameters)) poolModifier {
@@ -176,9 +206,38 @@ func TestObserve(t *testing.T) {
 			args: args{cr: pool(withCreateOutcomeUnknown())},
 			want: want{
 				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: true},
-				cr: pool(withCreateRefused(), withExternalName(testPoolID), withObserved(poolDTO()),
+				cr: pool(withCreateOutcomeUnknown(), withCreateFound(), withExternalName(testPoolID), withObserved(poolDTO()),
 					withConditions(xpv2.Available())),
 			},
+		},
+		"CreateInterruptedAdopted": {
+			reason: "After a create the provider stopped in (create-pending with no result), the backend object with its name is adopted and the create's result recorded, instead of refusing to proceed.",
+			fields: fields{api: &fake.MockClient{
+				MockListStoragePools: func(_ context.Context, clusterID string) ([]simplyblock.StoragePoolDTO, error) {
+					if clusterID != testClusterID {
+						return nil, errors.Errorf("ListStoragePools(%q), want %q", clusterID, testClusterID)
+					}
+					return []simplyblock.StoragePoolDTO{
+						*poolDTO(withDTO(func(p *simplyblock.StoragePoolDTO) { p.ID, p.Name = "other", "other" })),
+						*poolDTO(),
+					}, nil
+				},
+				MockGetStoragePool: getPool(poolDTO(), nil),
+			}},
+			args: args{cr: pool(withCreateInterrupted())},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: true},
+				cr: pool(withCreateInterrupted(), withCreateFound(), withExternalName(testPoolID), withObserved(poolDTO()),
+					withConditions(xpv2.Available())),
+			},
+		},
+		"CreateInterruptedNothingCreated": {
+			reason: "After a create the provider stopped in, no backend object with its name means the create was not sent: it does not exist, so Create sends it.",
+			fields: fields{api: &fake.MockClient{
+				MockListStoragePools: func(_ context.Context, _ string) ([]simplyblock.StoragePoolDTO, error) { return nil, nil },
+			}},
+			args: args{cr: pool(withCreateInterrupted())},
+			want: want{o: managed.ExternalObservation{ResourceExists: false}, cr: pool(withCreateInterrupted())},
 		},
 		"CreateAnswerLostNothingCreated": {
 			reason: "A pool whose create attempt left no pool with its name does not exist.",
@@ -242,7 +301,9 @@ func TestObserve(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			e := &external{api: tc.fields.api}
+			start := time.Now()
 			got, err := e.Observe(context.Background(), tc.args.cr)
+			sinceNow(tc.args.cr, start)
 			if diff := cmp.Diff(tc.want.err, err, test.EquateErrors()); diff != "" {
 				t.Errorf("\n%s\ne.Observe(...): -want error, +got error:\n%s\n", tc.reason, diff)
 			}
