@@ -359,6 +359,10 @@ type TaskDTO struct {
 	Retry          int64          `json:"retry"`
 }
 
+// Open reports whether the task is still to run or running: not done, and
+// not canceled (a canceled task is marked done by its runner).
+func (t *TaskDTO) Open() bool { return t.Status != TaskDone && !t.Canceled }
+
 // ValidationErrorDetail is one entry of a 422 response's detail list (the
 // pydantic v2 shape).
 type ValidationErrorDetail struct {

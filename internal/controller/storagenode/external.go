@@ -150,8 +150,8 @@ func (e *external) findAddTask(ctx context.Context, cr *v1alpha1.StorageNode, cl
 		return false, errors.Wrap(err, errListTasks)
 	}
 	for i := len(tasks) - 1; i >= 0; i-- {
-		t := tasks[i]
-		if t.FunctionName != simplyblock.TaskFunctionNodeAdd || t.Status == simplyblock.TaskDone || t.FunctionParams["node_addr"] != cr.Spec.ForProvider.NodeAddress {
+		t := &tasks[i]
+		if t.FunctionName != simplyblock.TaskFunctionNodeAdd || !t.Open() || t.FunctionParams["node_addr"] != cr.Spec.ForProvider.NodeAddress {
 			continue
 		}
 		meta.AddAnnotations(cr, map[string]string{AnnotationAddTask: t.ID})

@@ -200,6 +200,11 @@ func addTaskFor(id, address string, status simplyblock.TaskStatus) simplyblock.T
 		FunctionParams: map[string]any{"node_addr": address, "iface_name": "eth0"}}
 }
 
+func canceled(t simplyblock.TaskDTO) simplyblock.TaskDTO {
+	t.Canceled = true
+	return t
+}
+
 func listTasks(tasks ...simplyblock.TaskDTO) func(context.Context, string) ([]simplyblock.TaskDTO, error) {
 	return func(_ context.Context, clusterID string) ([]simplyblock.TaskDTO, error) {
 		if clusterID != testClusterID {
@@ -533,10 +538,11 @@ func TestObserve(t *testing.T) {
 			},
 		},
 		"CreateInterruptedNothingQueued": {
-			reason: "After a create the provider stopped in, no open node_add task and no record at the address mean the add was never queued: the node does not exist, so Create sends it.",
+			reason: "After a create the provider stopped in, no open node_add task (done or canceled ones do not count) and no record at the address mean the add was never queued: the node does not exist, so Create sends it.",
 			fields: fields{api: &fake.MockClient{
 				MockListTasks: listTasks(
 					addTaskFor("older", testAddress, simplyblock.TaskDone),
+					canceled(addTaskFor("canceled", testAddress, simplyblock.TaskRunning)),
 					addTaskFor("other", "10.0.0.11:5000", simplyblock.TaskRunning),
 				),
 				MockListStorageNodes: listNodes(),

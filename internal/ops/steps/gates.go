@@ -53,7 +53,7 @@ func shutdownRefusedForNow(status int, msg string) bool {
 func openTaskOn(s *ops.Snapshot, node, fn string) *sb.TaskDTO {
 	for i := range s.Tasks {
 		t := &s.Tasks[i]
-		if t.FunctionName != fn || t.Status == sb.TaskDone || t.Canceled {
+		if t.FunctionName != fn || !t.Open() {
 			continue
 		}
 		if node == "" || (t.StorageNodeID != nil && *t.StorageNodeID == node) {
