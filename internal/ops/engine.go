@@ -486,7 +486,15 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 	if int(st.Step) < len(steps) && steps[st.Step].Call != nil && st.Guard == nil {
 		read.Events = true
 	}
-	snap, err := e.Observer.Snapshot(ctx, r.Source, r.ClusterID, read)
+	// Skipping the call or sending it is decided on what the backend shows
+	// now: a shared observation older than this step (and so, possibly,
+	// than the previous operation's last call) is not enough, and the
+	// parts that are newer are not read again.
+	observedAfter := time.Time{}
+	if deciding(st, now) {
+		observedAfter = decideAfter(st)
+	}
+	snap, err := e.Observer.Since(ctx, r.Source, r.ClusterID, read, observedAfter)
 	if err != nil {
 		if expired {
 			return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
@@ -536,17 +544,6 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 			return false, nil
 		}
 		st.NextAttemptAt = nil
-	}
-	// Skipping the call or sending it is decided on what the backend shows
-	// now: a shared observation older than this step (and so, possibly,
-	// than the previous operation's last call) is not enough.
-	if snap.ObservedAt.Before(decideAfter(st)) {
-		fresh, err := e.Observer.Fresh(ctx, r.Source, r.ClusterID, read)
-		if err != nil {
-			st.Message = truncate(fmt.Sprintf(errObserveMsg, err), 1000)
-			return false, nil
-		}
-		snap = fresh
 	}
 	if step.Skip != nil {
 		if skip, why := step.Skip(snap); skip {
@@ -752,10 +749,20 @@ func gateLimit(st *v1alpha1.OperationStatus, step Step, pol v1alpha1.OperationPo
 	return step.GateTimeout, st.StepStartedAt
 }
 
+// deciding reports whether a reconcile at now may skip or send the current
+// step's call: it was not sent, and no backoff holds it.
+func deciding(st *v1alpha1.OperationStatus, now time.Time) bool {
+	if g := st.Guard; g != nil && g.Step == st.Step {
+		return false
+	}
+	return st.NextAttemptAt == nil || !now.Before(st.NextAttemptAt.Time)
+}
+
 // decideAfter is the time an observation must be newer than for the
 // current step's decisions: the step's start and its last call. Status
 // times are stored to the second, so a truncated one counts as a second
 // later.
+
 func decideAfter(st *v1alpha1.OperationStatus) time.Time {
 	var t time.Time
 	if st.StepStartedAt != nil {

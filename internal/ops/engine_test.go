@@ -1552,15 +1552,24 @@ func TestEngineDecidesOnFreshObservations(t *testing.T) {
 		// seenAt is when the shared observation (the cluster active) was
 		// made; the step started at t0+10s, and the backend shows unready
 		// since.
-		seenAt      time.Duration
-		wantTrigger bool
-		wantReason  string
-		wantReads   int
+		seenAt time.Duration
+		// recordSeenAt, when set, is when the shared cluster record was
+		// read again after that.
+		recordSeenAt time.Duration
+		wantTrigger  bool
+		wantReason   string
+		wantReads    int
 	}{
 		"StaleSharedObservationIsReadAgain": {
 			reason:      "A shared observation made before the step started (here: before the previous operation's call) is read again before deciding: the backend shows unready now, so the call is sent.",
 			seenAt:      9 * time.Second,
 			wantTrigger: true, wantReason: ReasonWaitingForPrecond, wantReads: 2,
+		},
+		"OnlyPartsOlderThanTheStepAreReadAgain": {
+			reason:       "Of a shared observation, only the parts made before the step started are read again: the cluster record read after it is used, the log from before it is read again.",
+			seenAt:       9 * time.Second,
+			recordSeenAt: 11500 * time.Millisecond,
+			wantReason:   ReasonNothingToDo, wantReads: 1,
 		},
 		"SharedObservationAfterTheStepStartIsUsed": {
 			reason:     "A shared observation made after the step started is recent enough (stored times count as a second later): no extra read.",
@@ -1581,9 +1590,16 @@ func TestEngineDecidesOnFreshObservations(t *testing.T) {
 			if _, err := e.Observer.Snapshot(context.Background(), src, testClusterID, Needs{Events: true}); err != nil {
 				t.Fatalf("cannot seed the shared observation: %v", err)
 			}
-			b.set(sb.ClusterUnready)
+			if tc.recordSeenAt != 0 {
+				clk.Advance(tc.recordSeenAt - tc.seenAt)
+				if _, err := e.Observer.Fresh(context.Background(), src, testClusterID, Needs{}); err != nil {
+					t.Fatalf("cannot read the shared cluster record again: %v", err)
+				}
+			} else {
+				b.set(sb.ClusterUnready)
+			}
 			b.reads = 0
-			clk.Advance(12*time.Second - tc.seenAt)
+			clk.Advance(t0.Add(12 * time.Second).Sub(clk.Now()))
 
 			o := getOp(t, kube, op.GetName())
 			r := runOf(kube, o, b.api(), skipWhenActive)

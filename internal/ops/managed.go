@@ -243,6 +243,26 @@ func ReconcilerOptions[T Managed](c *Connector[T], s Settings) []managed.Reconci
 // API write.
 func Recorder(r event.Recorder) event.Recorder { return withoutEchoes{r} }
 
+// CountedEvents returns r counting the events it records for operations of
+// kind in Metrics.Events.
+func CountedEvents(kind string, r event.Recorder) event.Recorder {
+	return countedEvents{Recorder: r, kind: kind}
+}
+
+type countedEvents struct {
+	event.Recorder
+	kind string
+}
+
+func (r countedEvents) Event(o runtime.Object, e event.Event) {
+	DefaultMetrics().Events.WithLabelValues(r.kind, string(e.Reason)).Inc()
+	r.Recorder.Event(o, e)
+}
+
+func (r countedEvents) WithAnnotations(keysAndValues ...string) event.Recorder {
+	return countedEvents{Recorder: r.Recorder.WithAnnotations(keysAndValues...), kind: r.kind}
+}
+
 type withoutEchoes struct{ event.Recorder }
 
 func (r withoutEchoes) Event(o runtime.Object, e event.Event) {

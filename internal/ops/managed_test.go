@@ -26,6 +26,8 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
+	"github.com/pkg/errors"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -206,5 +208,41 @@ func TestExternalStopsDeletedOperation(t *testing.T) {
 	h := c.Status.AtProvider.OperationHistory
 	if len(h) != 1 || h[0].Phase != v1alpha1.OperationSucceeded || h[0].Reason != ReasonDeletedWhileRunning {
 		t.Errorf("history %+v, want one Succeeded/%s record", h, ReasonDeletedWhileRunning)
+	}
+}
+
+func TestCountedEvents(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		record func(r event.Recorder)
+		want   map[event.Reason]float64
+	}{
+		"ByReason": {
+			reason: "Each event recorded for an operation counts once under its reason.",
+			record: func(r event.Recorder) {
+				r.Event(operation(), event.Normal(ReasonCompleted, "done"))
+				r.Event(operation(), event.Normal(ReasonCompleted, "done again"))
+				r.Event(operation(), event.Warning(ReasonOutcomeUnknown, errors.New("lost")))
+			},
+			want: map[event.Reason]float64{ReasonCompleted: 2, ReasonOutcomeUnknown: 1},
+		},
+		"WithAnnotations": {
+			reason: "A recorder derived with annotations counts too.",
+			record: func(r event.Recorder) {
+				r.WithAnnotations("k", "v").Event(operation(), event.Normal(ReasonTriggered, "sent"))
+			},
+			want: map[event.Reason]float64{ReasonTriggered: 1},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			kind := "TestCountedEvents" + name
+			tc.record(CountedEvents(kind, event.NewNopRecorder()))
+			for reason, want := range tc.want {
+				if got := testutil.ToFloat64(DefaultMetrics().Events.WithLabelValues(kind, string(reason))); got != want {
+					t.Errorf("\n%s\nevents counted for %s: %v, want %v", tc.reason, reason, got, want)
+				}
+			}
+		})
 	}
 }

@@ -37,6 +37,11 @@ type Metrics struct {
 	// GuardResolutions counts how ambiguous calls were resolved:
 	// evidence, resent, unknown.
 	GuardResolutions *prometheus.CounterVec
+	// StatusWrites counts the status writes operations sent to the API
+	// server, by kind and by what they record (StatusWriteOf).
+	StatusWrites *prometheus.CounterVec
+	// Events counts the events operations emitted, by kind and reason.
+	Events *prometheus.CounterVec
 }
 
 // NewMetrics returns unregistered metrics.
@@ -63,12 +68,20 @@ func NewMetrics() *Metrics {
 			Name: "simplyblock_operation_guard_resolutions_total",
 			Help: "Calls with a lost answer, by how they were resolved: evidence, resent or unknown.",
 		}, []string{"outcome"}),
+		StatusWrites: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "simplyblock_operation_status_writes_total",
+			Help: "Status writes of operations sent to the API server, by kind and what they record: queued, intent, progress or finished.",
+		}, []string{"kind", "write"}),
+		Events: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "simplyblock_operation_events_total",
+			Help: "Events emitted for operations (each an API write), by kind and reason.",
+		}, []string{"kind", "reason"}),
 	}
 }
 
 // Collectors returns every metric, for registration.
 func (m *Metrics) Collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.Finished, m.Duration, m.QueueDepth, m.BackendCalls, m.GuardResolutions}
+	return []prometheus.Collector{m.Finished, m.Duration, m.QueueDepth, m.BackendCalls, m.GuardResolutions, m.StatusWrites, m.Events}
 }
 
 var (

@@ -246,6 +246,21 @@ func (o *Observer) Fresh(ctx context.Context, src Source, id string, need Needs)
 	return o.snapshot(ctx, src, id, need, now, now)
 }
 
+// Since returns an observation of cluster id every part of which was
+// requested at or after since: shared parts that were are reused, the
+// others are read now. A call or its skip is decided on one made after the
+// step started and after its last call (Engine.run).
+func (o *Observer) Since(ctx context.Context, src Source, id string, need Needs, since time.Time) (*Snapshot, error) {
+	return o.snapshot(ctx, src, id, need, latest(o.since(o.MaxAge), since), latest(o.since(o.detailMaxAge()), since))
+}
+
+func latest(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
 // freshDetail returns an observation whose cluster record is shared and
 // whose other parts were requested at or after since: what the Watcher
 // reads once the cluster record or the newest event changed.

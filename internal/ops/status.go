@@ -86,6 +86,23 @@ func IsTerminal(o Object) bool { return isTerminal(o.GetOperationStatus().Phase)
 // IsRunning reports whether o started (took its lock) and did not finish.
 func IsRunning(o Object) bool { return running(o.GetOperationStatus()) }
 
+// StatusWriteOf names what a status write of o records, for the metric
+// of status writes: "finished", "intent" (a call about to be sent),
+// "queued" (waiting to start) or "progress" (anything else).
+func StatusWriteOf(o Object) string {
+	st := o.GetOperationStatus()
+	switch {
+	case isTerminal(st.Phase):
+		return "finished"
+	case st.Guard != nil && st.Guard.Outcome == v1alpha1.GuardIntended:
+		return "intent"
+	case st.StartedAt == nil:
+		return "queued"
+	default:
+		return "progress"
+	}
+}
+
 // WaitShownAfter is how long after its creation an operation that only
 // waits to start (queued, waiting for its target or its window) first
 // writes that it waits: one that starts within it goes straight to its

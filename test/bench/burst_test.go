@@ -83,6 +83,10 @@ type burstResult struct {
 	// DELETE) per operation, in total and by verb and resource.
 	KubeWritesPerOp       float64            `json:"kubeWritesPerOp"`
 	KubeWritesPerOpByKind map[string]float64 `json:"kubeWritesPerOpByKind"`
+	// OperationWritesPerOp: the ClusterOps status writes per operation by
+	// what they record (queued, intent, progress, finished) and its events
+	// by reason.
+	OperationWritesPerOp map[string]float64 `json:"operationWritesPerOp"`
 
 	// ReconcilesPerOp: reconciles of the ClusterOps controller per
 	// operation; QueueWaitSecondsMean: how long, on average, a reconcile
@@ -118,6 +122,7 @@ func runBurst(t *testing.T) {
 
 	s.sim.ResetJournal()
 	k0, w0, p0, cp0 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), controlPlaneCPU()
+	o0 := p.operationWrites(t)
 	l0 := p.controllerLoad(t, clusterOpsController)
 	var profiles, apiServerProfile []string
 	var profWG sync.WaitGroup
@@ -141,7 +146,9 @@ func runBurst(t *testing.T) {
 	createdIn := time.Since(t0)
 	w.waitTerminal(t, p, n*len(burstTypes), sz.BurstTimeout)
 	journal := s.sim.Journal()
+	saveJournal(t, "burst", journal)
 	k1, w1, p1, cp1 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), controlPlaneCPU()
+	o1 := p.operationWrites(t)
 	l1 := p.controllerLoad(t, clusterOpsController)
 	stopPoll()
 	profWG.Wait()
@@ -251,6 +258,8 @@ func runBurst(t *testing.T) {
 	writes := writesOf(byKind)
 	r.KubeWritesPerOp = round3(sum(writes) / ops)
 	r.KubeWritesPerOpByKind = perUnit(writes, ops)
+	opWrites := deltaCounts(o0, o1)
+	r.OperationWritesPerOp = perUnit(opWrites, ops)
 	r.ReconcilesPerOp = round3((l1.reconciles - l0.reconciles) / ops)
 	if waits := l1.waits - l0.waits; waits > 0 {
 		r.QueueWaitSecondsMean = round3((l1.waitSeconds - l0.waitSeconds) / waits)
@@ -290,6 +299,7 @@ func runBurst(t *testing.T) {
 	tb.addCounts("API", kube, ops, "/op")
 	tb.addCounts("API", byKind, ops, "/op")
 	tb.add("API writes per op", r.KubeWritesPerOp)
+	tb.addCounts("  ClusterOps", opWrites, ops, "/op")
 	tb.add("ClusterOps reconciles per op", r.ReconcilesPerOp)
 	tb.add("ClusterOps work-queue wait, mean (s)", r.QueueWaitSecondsMean)
 	tb.add("provider CPU (s)", r.ProviderCPUSeconds)

@@ -266,14 +266,21 @@ func (p *provider) metrics() (promText, error) {
 	return parseProm(string(b)), nil
 }
 
-// kubeRequests returns controller-runtime's rest_client_requests_total by
-// HTTP method (the verb: GET also counts list and watch).
-func (p *provider) kubeRequests(t *testing.T) map[string]float64 {
+// scrape reads the provider's metrics, failing the test when it cannot.
+func (p *provider) scrape(t *testing.T) promText {
 	t.Helper()
 	m, err := p.metrics()
 	if err != nil {
 		t.Fatalf("cannot scrape the provider's metrics: %v", err)
 	}
+	return m
+}
+
+// kubeRequests returns controller-runtime's rest_client_requests_total by
+// HTTP method (the verb: GET also counts list and watch).
+func (p *provider) kubeRequests(t *testing.T) map[string]float64 {
+	t.Helper()
+	m := p.scrape(t)
 	return m.sumBy("rest_client_requests_total", "method")
 }
 
@@ -281,10 +288,7 @@ func (p *provider) kubeRequests(t *testing.T) map[string]float64 {
 // resource[/sub]".
 func (p *provider) kubeRequestsByKind(t *testing.T) map[string]float64 {
 	t.Helper()
-	m, err := p.metrics()
-	if err != nil {
-		t.Fatalf("cannot scrape the provider's metrics: %v", err)
-	}
+	m := p.scrape(t)
 	out := map[string]float64{}
 	for _, s := range m {
 		if s.name != "provider_simplyblock_kube_requests_total" {
@@ -299,6 +303,27 @@ func (p *provider) kubeRequestsByKind(t *testing.T) map[string]float64 {
 	return out
 }
 
+// operationWrites returns the ClusterOps writes the engine counts by what
+// they record: "status <queued|intent|progress|finished>" and
+// "event <reason>".
+func (p *provider) operationWrites(t *testing.T) map[string]float64 {
+	t.Helper()
+	m := p.scrape(t)
+	out := map[string]float64{}
+	for _, s := range m {
+		if s.labels["kind"] != "ClusterOps" {
+			continue
+		}
+		switch s.name {
+		case "simplyblock_operation_status_writes_total":
+			out["status "+s.labels["write"]] += s.value
+		case "simplyblock_operation_events_total":
+			out["event "+s.labels["reason"]] += s.value
+		}
+	}
+	return out
+}
+
 // A controllerLoad is what one controller's work queue did: reconciles, and
 // the total and count of the waits of its items from being added to being
 // picked up by a worker (controller-runtime's workqueue metrics).
@@ -309,10 +334,7 @@ type controllerLoad struct {
 // controllerLoad scrapes the work of the controller named name.
 func (p *provider) controllerLoad(t *testing.T, name string) controllerLoad {
 	t.Helper()
-	m, err := p.metrics()
-	if err != nil {
-		t.Fatalf("cannot scrape the provider's metrics: %v", err)
-	}
+	m := p.scrape(t)
 	return controllerLoad{
 		reconciles:  m.sumBy("controller_runtime_reconcile_total", "controller")[name],
 		waitSeconds: m.sumBy("workqueue_queue_duration_seconds_sum", "name")[name],

@@ -19,6 +19,7 @@ package bench_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -244,5 +245,19 @@ func (s *scenario) pollRebalancing(ctx context.Context, clusters []string, inter
 			return
 		case <-tick.C:
 		}
+	}
+}
+
+// saveJournal writes the simulator's journal of a scenario (every backend
+// request, with its time) to the log folder as <scenario>.journal.json,
+// to see what a figure is made of.
+func saveJournal(t *testing.T, scenario string, journal []simulator.JournalEntry) {
+	t.Helper()
+	b, err := json.Marshal(journal)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(world.logDir, scenario+".journal.json"), b, 0o600)
+	}
+	if err != nil {
+		t.Logf("cannot save the simulator's journal: %v", err)
 	}
 }

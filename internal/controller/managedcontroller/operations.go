@@ -77,22 +77,23 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 	// The operation, its lock and its slots are read no older than this
 	// controller last wrote them.
 	fresh := ownwrites.New(mgr.GetClient(), mgr.GetAPIReader())
-	kube := OperationClient(fresh)
+	kube := OperationClient(k.GroupVersionKind.Kind, fresh)
 	k.Lock.Kube, k.Lock.Reader = fresh, mgr.GetAPIReader()
+	recorder := ops.CountedEvents(k.GroupVersionKind.Kind, event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))
 	engine := &ops.Engine{
 		Kind:          k.GroupVersionKind.Kind,
 		Kube:          kube,
 		Lock:          k.Lock,
 		Observer:      sh.Observer,
 		Watcher:       watcher,
-		Recorder:      event.NewAPIRecorder(mgr.GetEventRecorderFor(name)),
+		Recorder:      recorder,
 		Log:           log,
 		EvidenceGrace: s.EvidenceGrace,
 		HoldLimit:     s.HoldLimit,
 		WindowNow:     s.WindowNow,
 		Budgets:       &ops.Budgets{Kube: fresh, Reader: mgr.GetAPIReader()},
 	}
-	opts = append(opts, managed.WithRecorder(ops.Recorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))),
+	opts = append(opts, managed.WithRecorder(ops.Recorder(recorder)),
 		// The finalizer's update also writes the resolved target
 		// (ops.ReconcilerOptions); the operation client recognises the
 		// reconciler's create-pending update after it without reading the

@@ -64,8 +64,11 @@ const maxRemembered = 4096
 //     sent either;
 //   - nor is the status of an operation that only waits to start, within
 //     ops.WaitShownAfter of its creation, unless this client wrote it last.
-func OperationClient(c client.Client) client.Client {
-	return newOperationClient(c, time.Now)
+//
+// It counts the status writes it sends in ops.Metrics.StatusWrites under
+// kind.
+func OperationClient(kind string, c client.Client) client.Client {
+	return newOperationClient(kind, c, time.Now)
 }
 
 // WritingThrough returns an operation client like oc (one OperationClient
@@ -113,12 +116,13 @@ func NotOwnWrites(kube client.Client) predicate.Predicate {
 	}}
 }
 
-func newOperationClient(c client.Client, now func() time.Time) client.Client {
-	return operationClient{Client: c, last: &lastWrites{byUID: map[types.UID]lastWrite{}, now: now}, updated: &lastUpdates{byUID: map[types.UID]lastUpdate{}}}
+func newOperationClient(kind string, c client.Client, now func() time.Time) client.Client {
+	return operationClient{Client: c, kind: kind, last: &lastWrites{byUID: map[types.UID]lastWrite{}, now: now}, updated: &lastUpdates{byUID: map[types.UID]lastUpdate{}}}
 }
 
 type operationClient struct {
 	client.Client
+	kind    string
 	last    *lastWrites
 	updated *lastUpdates
 }
@@ -199,12 +203,13 @@ func objectHash(obj client.Object) (uint64, bool) {
 }
 
 func (c operationClient) Status() client.SubResourceWriter {
-	return operationStatusWriter{SubResourceWriter: c.Client.Status(), reader: c.Client, last: c.last}
+	return operationStatusWriter{SubResourceWriter: c.Client.Status(), reader: c.Client, kind: c.kind, last: c.last}
 }
 
 type operationStatusWriter struct {
 	client.SubResourceWriter
 	reader client.Reader
+	kind   string
 	last   *lastWrites
 }
 
@@ -229,6 +234,9 @@ func (w operationStatusWriter) Update(ctx context.Context, obj client.Object, op
 	}
 	if err := w.SubResourceWriter.Update(ctx, obj); err != nil {
 		return err
+	}
+	if isOp {
+		ops.DefaultMetrics().StatusWrites.WithLabelValues(w.kind, ops.StatusWriteOf(o)).Inc()
 	}
 	if h, ok := statusHashes(obj); ok {
 		w.last.remember(obj.GetUID(), obj.GetResourceVersion(), h)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -226,8 +227,11 @@ func TestOperationClient(t *testing.T) {
 			}
 			cached = op.DeepCopy()
 			clk := clocktesting.NewFakeClock(start)
-			if err := tc.write(context.Background(), newOperationClient(kube, clk.Now), op, clk); err != nil {
+			if err := tc.write(context.Background(), newOperationClient(name, kube, clk.Now), op, clk); err != nil {
 				t.Fatal(err)
+			}
+			if counted := countedStatusWrites(name); counted != float64(got.statusWrites) {
+				t.Errorf("\n%s\nsimplyblock_operation_status_writes_total{kind=%q} counts %v writes, %d were sent", tc.reason, name, counted, got.statusWrites)
 			}
 			if r := op.GetCondition(xpv2.TypeReady); tc.want.readyReason != "" {
 				got.readyReason = r.Reason
@@ -240,6 +244,15 @@ func TestOperationClient(t *testing.T) {
 			}
 		})
 	}
+}
+
+// countedStatusWrites sums the status writes counted for kind.
+func countedStatusWrites(kind string) float64 {
+	n := 0.0
+	for _, w := range []string{"queued", "intent", "progress", "finished"} {
+		n += testutil.ToFloat64(ops.DefaultMetrics().StatusWrites.WithLabelValues(kind, w))
+	}
+	return n
 }
 
 func TestNotOwnWrites(t *testing.T) {
@@ -321,7 +334,7 @@ func TestNotOwnWrites(t *testing.T) {
 			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(created), op); err != nil {
 				t.Fatal(err)
 			}
-			c := OperationClient(kube)
+			c := OperationClient("ClusterOps", kube)
 			e, err := tc.write(context.Background(), c, kube, op)
 			if err != nil {
 				t.Fatal(err)
