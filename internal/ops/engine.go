@@ -479,13 +479,6 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 	if r.ChooseTargets != nil && len(st.Targets) == 0 {
 		need.Nodes = true
 	}
-	// What a call decided on this observation needs for its baseline too
-	// (the newest event), so that Trigger need not read the backend again
-	// (Run.Decided); the watcher watches only what the step needs.
-	read := need
-	if int(st.Step) < len(steps) && steps[st.Step].Call != nil && st.Guard == nil {
-		read.Events = true
-	}
 	// Skipping the call or sending it is decided on what the backend shows
 	// now: a shared observation older than this step (and so, possibly,
 	// than the previous operation's last call) is not enough, and the
@@ -494,7 +487,7 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 	if deciding(st, now) {
 		observedAfter = decideAfter(st)
 	}
-	snap, err := e.Observer.Since(ctx, r.Source, r.ClusterID, read, observedAfter)
+	snap, err := e.Observer.Since(ctx, r.Source, r.ClusterID, need, observedAfter)
 	if err != nil {
 		if expired {
 			return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
@@ -583,7 +576,7 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 	}
 	// The call is decided on snap, made after the step started and after
 	// its last call: it is the call's baseline.
-	r.Decided.keep(snap, read)
+	r.Decided.keep(snap, need)
 	return true, nil
 }
 

@@ -1632,8 +1632,10 @@ func TestTriggerBaseline(t *testing.T) {
 		stale bool
 		// sameReconcile passes Observe's observation on to Trigger.
 		sameReconcile bool
-		wantBaseline  sb.ClusterStatus
-		wantReads     int // by Trigger
+		// recordOnly: the step judges by the cluster record alone.
+		recordOnly   bool
+		wantBaseline sb.ClusterStatus
+		wantReads    int // by Trigger
 	}{
 		"DecidedInTheSameReconcile": {
 			reason:        "Observe read the backend and decided the call on it: Trigger reads nothing and judges evidence against what Observe saw.",
@@ -1643,6 +1645,11 @@ func TestTriggerBaseline(t *testing.T) {
 		"NoObservationPassedOn": {
 			reason:       "Without Observe's observation (another reconcile), Trigger reads the backend fresh (cluster list, log) for the baseline.",
 			wantBaseline: sb.ClusterSuspended, wantReads: 2,
+		},
+		"NoObservationPassedOnRecordOnly": {
+			reason:       "A step that does not judge by the log takes no newest event for its baseline: Trigger reads the cluster list alone.",
+			recordOnly:   true,
+			wantBaseline: sb.ClusterSuspended, wantReads: 1,
 		},
 		"DecidedOnAFreshReadAfterAStaleOne": {
 			reason:        "The shared observation was older than the step: Observe read the backend again, decided on that, and Trigger uses it.",
@@ -1681,7 +1688,11 @@ func TestTriggerBaseline(t *testing.T) {
 			}
 
 			o := getOp(t, kube, op.GetName())
-			r := runOf(kube, o, b.api(), testStep())
+			step := testStep()
+			if tc.recordOnly {
+				step.Needs = Needs{}
+			}
+			r := runOf(kube, o, b.api(), step)
 			r.Decided = &Decided{}
 			if due, err := e.Observe(ctx, r); err != nil || !due {
 				t.Fatalf("\n%s\nObserve(...) = %t, %v; want the call due", tc.reason, due, err)

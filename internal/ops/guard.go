@@ -119,7 +119,9 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 	step := steps[st.Step]
 	CrashPoint(o.GetNamespace(), o.GetName(), CrashBeforeIntent, st.Step)
 
-	need := step.Needs.or(Needs{Events: true})
+	// The baseline is what the step reads: its newest event only when it
+	// judges by the log.
+	need := step.Needs
 	snap := r.Decided.For(need)
 	if snap == nil {
 		var err error

@@ -255,6 +255,10 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 	now := w.Clock.Now()
 	need := Needs{}
 	probeEvery := slowProbes * w.ProbeInterval
+	// endsInRecord: every waiter's end shows in the cluster record, so a
+	// new event alone (progress, a failure part-way, which the log shows)
+	// does not need the node and task lists read again at once.
+	endsInRecord := true
 	for k, wt := range cw.waiters {
 		if now.After(wt.until) {
 			delete(cw.waiters, k)
@@ -264,6 +268,7 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 		if (wt.need.Nodes || wt.need.Events) && !wt.endInRecord && !wt.woken {
 			probeEvery = w.ProbeInterval
 		}
+		endsInRecord = endsInRecord && wt.endInRecord
 	}
 	if len(cw.waiters) == 0 {
 		delete(w.clusters, cw.src.Key+"|"+cw.id)
@@ -294,15 +299,23 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 		// the log window up to date, so a change it shows costs no second
 		// read of the log.
 		since := w.Observer.since(-1)
+		newEvent := false
 		if !changed && probe {
 			if newest, at, perr := w.Observer.probeEvents(ctx, src, cw.id); perr == nil {
 				w.mu.Lock()
-				changed = cw.newest != "" && cw.newest != newest
+				newEvent = cw.newest != "" && cw.newest != newest
 				cw.newest, cw.probed, since = newest, now, at
 				w.mu.Unlock()
 			}
 		}
-		if changed {
+		switch {
+		case changed:
+			snap, err = w.Observer.freshDetail(ctx, src, cw.id, need, since)
+		case newEvent && endsInRecord:
+			// The probe brought the log up to date; the node and task
+			// lists may be as old as the detail floor.
+			snap, err = w.Observer.Snapshot(ctx, src, cw.id, need)
+		case newEvent:
 			snap, err = w.Observer.freshDetail(ctx, src, cw.id, need, since)
 		}
 		if err == nil && need.Events {

@@ -221,8 +221,14 @@ func TestWatcherTiers(t *testing.T) {
 		reason string
 		change func(b *backendView)
 		// after is how long after the first poll the second one runs.
-		after     time.Duration
-		nodeReads int
+		after time.Duration
+		// endInRecord: the waiter (on the node list and the log) waits for
+		// an end that shows in the cluster record; otherwise it waits on
+		// the node list alone.
+		endInRecord bool
+		nodeReads   int
+		// woken: the second poll wakes the waiter.
+		woken bool
 	}{
 		"RecordUnchangedDetailYoung": {
 			reason: "While neither the cluster record nor the newest event shows anything new, a node list younger than DetailMaxAge is not read again (a change the backend does not log waits for the floor).",
@@ -232,12 +238,12 @@ func TestWatcherTiers(t *testing.T) {
 		"RecordUnchangedDetailOld": {
 			reason: "A node list older than DetailMaxAge is read again (the floor for what the record cannot show).",
 			change: func(b *backendView) { b.nodes[0].Status = sb.NodeOffline },
-			after:  1500 * time.Millisecond, nodeReads: 2,
+			after:  1500 * time.Millisecond, nodeReads: 2, woken: true,
 		},
 		"RecordChanged": {
 			reason: "A changed cluster record makes the node list be read again at once.",
 			change: func(b *backendView) { b.cluster.Status = sb.ClusterDegraded },
-			after:  500 * time.Millisecond, nodeReads: 2,
+			after:  500 * time.Millisecond, nodeReads: 2, woken: true,
 		},
 		"NewEvent": {
 			reason: "A new event (the backend logs every node status change) makes the node list be read again at once.",
@@ -245,7 +251,20 @@ func TestWatcherTiers(t *testing.T) {
 				b.nodes[0].Status = sb.NodeOffline
 				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "message": "Storage node status changed from online to offline"})
 			},
-			after: 500 * time.Millisecond, nodeReads: 2,
+			after: 500 * time.Millisecond, nodeReads: 2, woken: true,
+		},
+		"NewEventEndInRecord": {
+			reason: "For a waiter whose end shows in the cluster record, a new event alone (progress, or a failure part-way, which the log shows) does not make the node list be read again before DetailMaxAge.",
+			change: func(b *backendView) {
+				b.nodes[0].Status = sb.NodeOffline
+				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "message": "Storage node status changed from online to offline"})
+			},
+			after: 500 * time.Millisecond, endInRecord: true, nodeReads: 1, woken: true,
+		},
+		"RecordChangedEndInRecord": {
+			reason: "For a waiter whose end shows in the cluster record, a changed record makes the node list be read again at once.",
+			change: func(b *backendView) { b.cluster.Status = sb.ClusterDegraded },
+			after:  500 * time.Millisecond, endInRecord: true, nodeReads: 2, woken: true,
 		},
 	}
 	for name, tc := range cases {
@@ -253,6 +272,10 @@ func TestWatcherTiers(t *testing.T) {
 			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
 				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
 			api := b.api()
+			need := Needs{Nodes: true}
+			if tc.endInRecord {
+				need.Events = true
+			}
 			reads := 0
 			list := api.MockListStorageNodes
 			api.MockListStorageNodes = func(ctx context.Context, id string) ([]sb.StorageNodeDTO, error) {
@@ -260,17 +283,21 @@ func TestWatcherTiers(t *testing.T) {
 				return list(ctx, id)
 			}
 			src := Source{Key: "k", API: api}
-			w, clk, _ := newTestWatcher(time.Minute)
+			w, clk, wakes := newTestWatcher(time.Minute)
 			w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Second, Now: clk.Now}
 			ctx := context.Background()
 			op := types.NamespacedName{Namespace: "ns", Name: "op"}
-			w.Watch(v1alpha1.ClusterOpsKind, src, "c1", Needs{Nodes: true}, false, &Snapshot{Cluster: b.cluster}, op)
+			w.Watch(v1alpha1.ClusterOpsKind, src, "c1", need, tc.endInRecord, &Snapshot{Cluster: b.cluster}, op)
 			w.pollAll(ctx)
+			drain(wakes)
 			b.set(tc.change)
 			clk.Step(tc.after)
 			w.pollAll(ctx)
 			if reads != tc.nodeReads {
 				t.Errorf("\n%s\nnode list read %d times, want %d", tc.reason, reads, tc.nodeReads)
+			}
+			if woken := len(drain(wakes)) > 0; woken != tc.woken {
+				t.Errorf("\n%s\nwoken by the second poll: %t, want %t", tc.reason, woken, tc.woken)
 			}
 		})
 	}
