@@ -194,10 +194,10 @@ func (o *Observer) now() time.Time {
 }
 
 // get returns the cached value for key, fetching it when it was requested
-// before validSince, and when it was requested; concurrent callers for one
-// key wait for a single fetch. fetch is passed the value it replaces (nil
-// when there is none or it was an error).
-func (o *Observer) get(key string, validSince time.Time, fetch func(prev any) (any, error)) (any, time.Time, error) {
+// before validSince, when it was requested, and whether this call fetched
+// it; concurrent callers for one key wait for a single fetch. fetch is
+// passed the value it replaces (nil when there is none or it was an error).
+func (o *Observer) get(key string, validSince time.Time, fetch func(prev any) (any, error)) (any, time.Time, bool, error) {
 	o.mu.Lock()
 	if o.entries == nil {
 		o.entries = map[string]*cacheEntry{}
@@ -212,7 +212,7 @@ func (o *Observer) get(key string, validSince time.Time, fetch func(prev any) (a
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if !e.at.IsZero() && !e.at.Before(validSince) {
-		return e.val, e.at, e.err
+		return e.val, e.at, false, e.err
 	}
 	var prev any
 	if e.err == nil {
@@ -222,7 +222,7 @@ func (o *Observer) get(key string, validSince time.Time, fetch func(prev any) (a
 	// the request was in flight may or may not show.
 	e.at = o.now()
 	e.val, e.err = fetch(prev)
-	return e.val, e.at, e.err
+	return e.val, e.at, true, e.err
 }
 
 // since is the time from which a part at most maxAge old was requested;
@@ -273,7 +273,7 @@ func (o *Observer) freshDetail(ctx context.Context, src Source, id string, need 
 // (readEvents), and returns the newest event's id and when it was read:
 // the Watcher's change detector for what the cluster record does not show.
 func (o *Observer) probeEvents(ctx context.Context, src Source, id string) (string, time.Time, error) {
-	v, at, err := o.get(src.Key+"|logs|"+id, o.since(-1), func(prev any) (any, error) {
+	v, at, _, err := o.get(src.Key+"|logs|"+id, o.since(-1), func(prev any) (any, error) {
 		return readEvents(ctx, src, id, prev)
 	})
 	if err != nil {
@@ -355,14 +355,14 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 			s.ObservedAt = at
 		}
 	}
-	v, at, err := o.get(src.Key+"|clusters", recordSince, func(any) (any, error) {
+	v, at, _, err := o.get(src.Key+"|clusters", recordSince, func(any) (any, error) {
 		cs, err := src.API.ListClusters(ctx)
 		return cs, errors.Wrap(err, errListClusters)
 	})
 	if err != nil {
 		// The backend fails the whole list while any cluster is in_shrink
 		// (a node removal): read this cluster alone instead.
-		v, at, err = o.get(src.Key+"|cluster|"+id, recordSince, func(any) (any, error) {
+		v, at, _, err = o.get(src.Key+"|cluster|"+id, recordSince, func(any) (any, error) {
 			c, err := src.API.GetCluster(ctx, id)
 			if err != nil {
 				return nil, errors.Wrap(err, errGetCluster)
@@ -388,9 +388,11 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 	// change, so a change made between the two reads shows in the node list
 	// and later as a new event, which the Watcher's probe sees. Read the
 	// other way round, a node list older than the newest event hid the
-	// change until the detail floor (5 s).
+	// change until the detail floor (5 s). So a log read by this snapshot
+	// makes it read the node list after it, even one recent enough.
+	nodesSince := detailSince
 	if need.Events {
-		v, at, err := o.get(src.Key+"|logs|"+id, detailSince, func(prev any) (any, error) {
+		v, at, read, err := o.get(src.Key+"|logs|"+id, detailSince, func(prev any) (any, error) {
 			return readEvents(ctx, src, id, prev)
 		})
 		if err != nil {
@@ -398,9 +400,12 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		}
 		seen(at)
 		s.Events = v.([]Event) //nolint:forcetypeassert // as above.
+		if read {
+			nodesSince = latest(nodesSince, at)
+		}
 	}
 	if need.Nodes {
-		v, at, err := o.get(src.Key+"|nodes|"+id, detailSince, func(any) (any, error) {
+		v, at, _, err := o.get(src.Key+"|nodes|"+id, nodesSince, func(any) (any, error) {
 			ns, err := src.API.ListStorageNodes(ctx, id)
 			return ns, errors.Wrap(err, errListNodes)
 		})
@@ -411,7 +416,7 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		s.Nodes = v.([]sb.StorageNodeDTO) //nolint:forcetypeassert // as above.
 	}
 	if need.Tasks {
-		v, at, err := o.get(src.Key+"|tasks|"+id, detailSince, func(any) (any, error) {
+		v, at, _, err := o.get(src.Key+"|tasks|"+id, detailSince, func(any) (any, error) {
 			ts, err := src.API.ListTasks(ctx, id)
 			return ts, errors.Wrap(err, errListTasks)
 		})

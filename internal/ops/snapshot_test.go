@@ -234,9 +234,13 @@ func TestObserverSharing(t *testing.T) {
 	type call struct {
 		at    time.Duration // since t0
 		fresh bool
+		// since, when set, asks for parts requested at or after t0+since
+		// (Observer.Since).
+		since *time.Duration
 		key   string
 		need  Needs
 	}
+	after := func(d time.Duration) *time.Duration { return &d }
 	type want struct {
 		clusters, nodes, logs, tasks int64
 	}
@@ -275,6 +279,18 @@ func TestObserverSharing(t *testing.T) {
 			calls:  []call{{at: 0, key: "k"}, {at: 0, key: "k", need: Needs{Events: true}}},
 			want:   want{clusters: 1, logs: 1},
 		},
+		"SinceReadsOnlyOlderParts": {
+			reason: "Since reads again only the parts requested before its bound: the node list from before it, not the newer log.",
+			calls: []call{{at: 0, key: "k", need: Needs{Nodes: true}}, {at: 500 * time.Millisecond, key: "k", need: Needs{Events: true}},
+				{at: 600 * time.Millisecond, since: after(300 * time.Millisecond), key: "k", need: Needs{Nodes: true, Events: true}}},
+			want: want{clusters: 2, nodes: 2, logs: 1},
+		},
+		"LogReadMakesNodeListReadAfterIt": {
+			reason: "A snapshot that reads the log reads the node list after it, even one recent enough: a node change between the two reads then shows in both.",
+			calls: []call{{at: 0, key: "k", need: Needs{Events: true}}, {at: 500 * time.Millisecond, key: "k", need: Needs{Nodes: true}},
+				{at: 600 * time.Millisecond, since: after(300 * time.Millisecond), key: "k", need: Needs{Nodes: true, Events: true}}},
+			want: want{clusters: 2, nodes: 2, logs: 2},
+		},
 		"SourcesNotShared": {
 			reason: "Two control planes (source keys) never share observations.",
 			calls:  []call{{at: 0, key: "a", need: all}, {at: 0, key: "b", need: all}},
@@ -291,8 +307,13 @@ func TestObserverSharing(t *testing.T) {
 			for i, cl := range tc.calls {
 				now = t0.Add(cl.at)
 				get := o.Snapshot
-				if cl.fresh {
+				switch {
+				case cl.fresh:
 					get = o.Fresh
+				case cl.since != nil:
+					get = func(ctx context.Context, src Source, id string, need Needs) (*Snapshot, error) {
+						return o.Since(ctx, src, id, need, t0.Add(*cl.since))
+					}
 				}
 				s, err := get(context.Background(), Source{Key: cl.key, API: api}, "c1", cl.need)
 				if err != nil {
