@@ -755,7 +755,6 @@ func deciding(st *v1alpha1.OperationStatus, now time.Time) bool {
 // current step's decisions: the step's start and its last call. Status
 // times are stored to the second, so a truncated one counts as a second
 // later.
-
 func decideAfter(st *v1alpha1.OperationStatus) time.Time {
 	var t time.Time
 	if st.StepStartedAt != nil {

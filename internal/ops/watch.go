@@ -309,14 +309,12 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 			}
 		}
 		switch {
-		case changed:
+		case changed || newEvent && !endsInRecord:
 			snap, err = w.Observer.freshDetail(ctx, src, cw.id, need, since)
-		case newEvent && endsInRecord:
+		case newEvent:
 			// The probe brought the log up to date; the node and task
 			// lists may be as old as the detail floor.
 			snap, err = w.Observer.Snapshot(ctx, src, cw.id, need)
-		case newEvent:
-			snap, err = w.Observer.freshDetail(ctx, src, cw.id, need, since)
 		}
 		if err == nil && need.Events {
 			w.mu.Lock()
