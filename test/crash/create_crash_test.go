@@ -25,6 +25,7 @@ import (
 
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
+	"github.com/simplyblock/provider-simplyblock/internal/simulator"
 )
 
 // A createCrashKind is a steady-state resource whose create the provider
@@ -32,6 +33,10 @@ import (
 // (before the POST) and after the POST (before its result is recorded).
 type createCrashKind struct {
 	kind string
+	// variant names a case of kind beyond the plain create ("" for none).
+	variant string
+	// moments are the crash points; nil is both.
+	moments []string
 	// post is the suffix of the create call's path.
 	post string
 	// create makes the resource name in ns, its cluster seeded if it needs one.
@@ -56,6 +61,17 @@ var createCrashKinds = []createCrashKind{
 			"clusterIdRef": map[string]any{"name": cluster}, "nodeAddress": "10.250.0.1:5000", "interfaceName": "eth0",
 		})
 	}},
+	// The task list is a 500 for 30 days after any expand: true add or
+	// node removal (backend-behaviour.md §2): the add is adopted by its
+	// record. Before the POST the restarted provider would wait out the
+	// two-minute grace before adding (a unit test covers that path).
+	{kind: "StorageNode", variant: "tasks-500", moments: []string{ops.CrashAfterCall}, post: "/storage-nodes/", create: func(t *testing.T, ns, name string) {
+		cluster, id := seedClusterIn(t, ns, 3, sb.ClusterUnready)
+		suite.sim.Faults().MustAdd(simulator.Fault{Kind: simulator.FaultEnum500, Target: "tasks", ClusterID: id})
+		newManaged(t, ns, "StorageNode", name, map[string]any{
+			"clusterIdRef": map[string]any{"name": cluster}, "nodeAddress": "10.250.0.2:5000", "interfaceName": "eth0",
+		})
+	}},
 }
 
 // TestCreateCrash kills the provider around the create call of every
@@ -74,8 +90,16 @@ func TestCreateCrash(t *testing.T) {
 	var cases []crashCase
 	var points []string
 	for _, k := range createCrashKinds {
-		for _, m := range []string{ops.CrashAfterIntent, ops.CrashAfterCall} {
-			c := crashCase{kind: k, moment: m, ns: newNamespace(t), name: strings.ToLower(k.kind) + "-" + m}
+		moments := k.moments
+		if moments == nil {
+			moments = []string{ops.CrashAfterIntent, ops.CrashAfterCall}
+		}
+		for _, m := range moments {
+			name := strings.ToLower(k.kind) + "-" + m
+			if k.variant != "" {
+				name = strings.ToLower(k.kind) + "-" + k.variant + "-" + m
+			}
+			c := crashCase{kind: k, moment: m, ns: newNamespace(t), name: name}
 			cases = append(cases, c)
 			points = append(points, fmt.Sprintf("%s/%s:%s:0", c.ns, c.name, m))
 		}
@@ -87,15 +111,15 @@ func TestCreateCrash(t *testing.T) {
 		c.kind.create(t, c.ns, c.name)
 		u := waitReady(t, c.ns, c.kind.kind, c.name)
 		if !slices.Contains(sup.Fired(), points[i]) {
-			t.Errorf("%s %s: the crash point did not fire", c.kind.kind, c.moment)
+			t.Errorf("%s %s: the crash point did not fire", c.name, c.moment)
 		}
 		if n := callsSince(since, "POST", c.kind.post); n != 1 {
-			t.Errorf("%s %s: POST …%s reached the backend %d times, want exactly 1; writes: %s", c.kind.kind, c.moment, c.kind.post, n, journalSummary())
+			t.Errorf("%s %s: POST …%s reached the backend %d times, want exactly 1; writes: %s", c.name, c.moment, c.kind.post, n, journalSummary())
 		}
 		if externalName(u) == "" {
-			t.Errorf("%s %s: Ready without an external name", c.kind.kind, c.moment)
+			t.Errorf("%s %s: Ready without an external name", c.name, c.moment)
 		}
-		table.Add(c.kind.kind, c.moment+"@0", fmt.Sprintf("POST %s x%d", c.kind.post, callsSince(since, "POST", c.kind.post)), "Ready", externalName(u))
+		table.Add(strings.TrimSuffix(c.kind.kind+" "+c.kind.variant, " "), c.moment+"@0", fmt.Sprintf("POST %s x%d", c.kind.post, callsSince(since, "POST", c.kind.post)), "Ready", externalName(u))
 	}
 	sup.Stop()
 	if err := sup.Err(); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/controller/managedcontroller"
 )
 
 // nodeParams maps forProvider onto the backend's add parameters.
@@ -126,7 +127,7 @@ func unavailable(msg string) xpv2.Condition {
 // often. Settled states (online, offline, suspended, down, ...) are polled at
 // the configured interval.
 func inTransition(cr *v1alpha1.StorageNode) bool {
-	if addTaskPending(cr) {
+	if addTaskPending(cr) || managedcontroller.CreateOutcomeUnknown(cr) {
 		return true
 	}
 	status := simplyblock.NodeStatus(cr.Status.AtProvider.Status)

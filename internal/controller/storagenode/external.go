@@ -2,10 +2,12 @@ package storagenode
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/pkg/errors"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
@@ -23,6 +25,12 @@ const AnnotationAddTask = "simplyblock.m.crossplane.io/node-add-task"
 // transitionPollInterval is how often a node in transition is observed.
 const transitionPollInterval = 2 * time.Second
 
+// addRecordGrace is how long an add whose outcome is unknown, on a cluster
+// whose task list cannot be read, waits for the node's record before the
+// add is sent again (awaitRecord): the backend's node_add runner polls
+// every 10 s and backs off 10, 20, 40 s on refusals.
+const addRecordGrace = 2 * time.Minute
+
 const (
 	errNoClusterID = "clusterId is not set: set it, or clusterIdRef/clusterIdSelector to a StorageCluster that has been created"
 	errListNodes   = "cannot list storage nodes"
@@ -38,7 +46,9 @@ const (
 	errLockHolder   = "cannot check for an operation running on the node or its cluster"
 	errGetCluster   = "cannot get the node's StorageCluster"
 	errRemoved      = "the node was removed in the backend; delete this StorageNode (the provider does not re-add removed nodes)"
-	nodeAddSuccess  = "Node add result: Success"
+	msgAwaitRecord  = "an add may have been sent without its task id being recorded, and the backend's task list cannot be read (%s): " +
+		"waiting until %s for the node's record at %s, then adding it again (the backend refuses a second add while the first is open)"
+	nodeAddSuccess = "Node add result: Success"
 )
 
 // An external observes and changes one storage node.
@@ -46,6 +56,8 @@ type external struct {
 	api simplyblock.API
 	// locks reads the node's StorageCluster and lock holders.
 	locks client.Reader
+	// now is the clock of awaitRecord; nil is time.Now.
+	now func() time.Time
 }
 
 // Observe reports the node. Before the node record exists it reports the
@@ -57,12 +69,12 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StorageNode) (manag
 	if clusterID == "" {
 		return managed.ExternalObservation{}, errors.New(errNoClusterID)
 	}
-	taskFound := false
+	// The task list is 500 for 30 days after any expand: true add or node
+	// removal (backend-behaviour.md §2), so its failure is not the end.
+	var taskFound bool
+	var listErr error
 	if managedcontroller.CreateOutcomeUnknown(cr) && cr.GetAnnotations()[AnnotationAddTask] == "" {
-		var err error
-		if taskFound, err = e.findAddTask(ctx, cr, clusterID); err != nil {
-			return managed.ExternalObservation{}, err
-		}
+		taskFound, listErr = e.findAddTask(ctx, cr, clusterID)
 	}
 	if addTaskPending(cr) {
 		if err := e.observeAddTask(ctx, cr, clusterID); err != nil {
@@ -73,6 +85,9 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StorageNode) (manag
 	node, err := e.currentNode(ctx, cr, clusterID)
 	if err != nil {
 		return managed.ExternalObservation{}, err
+	}
+	if node == nil && listErr != nil {
+		return e.awaitRecord(cr, listErr), nil
 	}
 	if node == nil || node.Status == simplyblock.NodeInCreation && addFailed(cr) {
 		// A failed add can leave a stale in_creation record behind.
@@ -120,6 +135,28 @@ func (e *external) observeWithoutRecord(cr *v1alpha1.StorageNode) (managed.Exter
 		cr.SetConditions(creating(task))
 		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 	}
+}
+
+// awaitRecord decides an add whose outcome is unknown when the task list
+// that would show its task cannot be read and no record is at the node's
+// address yet: the add is taken as queued until addRecordGrace after it
+// was sent (crossplane-runtime's create-pending time), then as not queued,
+// so that Create sends it again; the backend refuses that add while the
+// first is open (backend-behaviour.md §8). The README's StorageNode section
+// tells users.
+func (e *external) awaitRecord(cr *v1alpha1.StorageNode, listErr error) managed.ExternalObservation {
+	now := time.Now
+	if e.now != nil {
+		now = e.now
+	}
+	until := meta.GetExternalCreatePending(cr).Add(addRecordGrace)
+	if !now().Before(until) {
+		return managed.ExternalObservation{ResourceExists: false}
+	}
+	c := xpv2.Creating()
+	c.Message = fmt.Sprintf(msgAwaitRecord, listErr, until.UTC().Format(time.RFC3339), simplyblock.ManagementIP(cr.Spec.ForProvider.NodeAddress))
+	cr.SetConditions(c)
+	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}
 }
 
 // observeAddTask refreshes atProvider.addTask from the backend.

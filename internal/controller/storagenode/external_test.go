@@ -2,6 +2,7 @@ package storagenode
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -164,6 +165,10 @@ func withNodeID(id string) dtoModifier {
 	return func(n *simplyblock.StorageNodeDTO) { n.ID = id }
 }
 
+func withNodeMgmtIP(ip string) dtoModifier {
+	return func(n *simplyblock.StorageNodeDTO) { n.MgmtIP = ip }
+}
+
 func withNodeStatus(s simplyblock.NodeStatus) dtoModifier {
 	return func(n *simplyblock.StorageNodeDTO) { n.Status = s }
 }
@@ -254,6 +259,8 @@ func creatingMsg(msg string) xpv2.Condition {
 func TestObserve(t *testing.T) {
 	type fields struct {
 		api simplyblock.API
+		// now is the clock; zero is time.Now.
+		now time.Time
 	}
 	type args struct {
 		cr *v1alpha1.StorageNode
@@ -580,15 +587,42 @@ func TestObserve(t *testing.T) {
 					withAddTask(simplyblock.TaskRunning, 0, ""), withConditions(creatingMsg("node_add task "+testTaskID+" is running"))),
 			},
 		},
-		"CreateInterruptedTaskListFailed": {
-			reason: "An error listing the tasks after an interrupted create is returned wrapped; nothing is decided.",
+		"CreateInterruptedTaskListFailedWaits": {
+			reason: "After an interrupted create, a task list that cannot be read (the 500 that follows any expand) and no record at the address: the add is taken as queued (exists, so no Create) until the grace after it was sent ends, and the wait says why and until when.",
 			fields: fields{api: &fake.MockClient{
-				MockListTasks: func(_ context.Context, _ string) ([]simplyblock.TaskDTO, error) { return nil, errServer },
-			}},
+				MockListTasks:        func(_ context.Context, _ string) ([]simplyblock.TaskDTO, error) { return nil, errServer },
+				MockListStorageNodes: listNodes(),
+			}, now: createPendingAt.Add(addRecordGrace - time.Second)},
 			args: args{cr: storageNode(withCreateInterrupted())},
 			want: want{
-				err: errors.Wrap(errServer, errListTasks),
-				cr:  storageNode(withCreateInterrupted()),
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				cr: storageNode(withCreateInterrupted(), withConditions(creatingMsg(fmt.Sprintf(msgAwaitRecord,
+					errors.Wrap(errServer, errListTasks), createPendingAt.Add(addRecordGrace).Format(time.RFC3339), testMgmtIP)))),
+			},
+		},
+		"CreateInterruptedTaskListFailedRecordAppeared": {
+			reason: "After an interrupted create with a task list that cannot be read, the record at the node's address is adopted.",
+			fields: fields{api: &fake.MockClient{
+				MockListTasks:        func(_ context.Context, _ string) ([]simplyblock.TaskDTO, error) { return nil, errServer },
+				MockListStorageNodes: listNodes(nodeDTO()),
+			}, now: createPendingAt.Add(time.Second)},
+			args: args{cr: storageNode(withCreateInterrupted())},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: true},
+				cr: storageNode(withCreateInterrupted(), withCreateFound(), withExternalName(testNodeID),
+					withObserved(nodeDTO()), withConditions(xpv2.Available())),
+			},
+		},
+		"CreateInterruptedTaskListFailedGraceOver": {
+			reason: "Once the grace after the add was sent is over without a record, the add is taken as not queued, so that Create sends it (the backend refuses it while a first add is open).",
+			fields: fields{api: &fake.MockClient{
+				MockListTasks:        func(_ context.Context, _ string) ([]simplyblock.TaskDTO, error) { return nil, errServer },
+				MockListStorageNodes: listNodes(nodeDTO(withNodeMgmtIP("10.9.9.9"))),
+			}, now: createPendingAt.Add(addRecordGrace)},
+			args: args{cr: storageNode(withCreateAnswerLost())},
+			want: want{
+				o:  managed.ExternalObservation{ResourceExists: false},
+				cr: storageNode(withCreateAnswerLost()),
 			},
 		},
 		"RecordGoneWhileDeleting": {
@@ -610,6 +644,9 @@ func TestObserve(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			e := &external{api: tc.fields.api}
+			if !tc.fields.now.IsZero() {
+				e.now = func() time.Time { return tc.fields.now }
+			}
 			start := time.Now()
 			got, err := e.Observe(context.Background(), tc.args.cr)
 			sinceNow(tc.args.cr, start)

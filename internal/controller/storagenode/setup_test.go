@@ -36,6 +36,16 @@ func TestPollInterval(t *testing.T) {
 			args:   args{mg: storageNode(withAddTaskAnnotation(testTaskID)), configured: configured},
 			want:   want{d: transitionPollInterval},
 		},
+		"CreateOutcomeUnknown": {
+			reason: "A node whose add may have been sent without its task id recorded is in transition: its record is looked for often.",
+			args:   args{mg: storageNode(withCreateInterrupted()), configured: configured},
+			want:   want{d: transitionPollInterval},
+		},
+		"CreateAnswerLost": {
+			reason: "A node whose add's answer was lost is in transition.",
+			args:   args{mg: storageNode(withCreateAnswerLost()), configured: configured},
+			want:   want{d: transitionPollInterval},
+		},
 		"AddTaskOpen": {
 			reason: "A node whose node_add task runs is in transition.",
 			args: args{mg: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 0, ""),
