@@ -231,7 +231,10 @@ func (e *external) Create(ctx context.Context, cr *v1alpha1.StorageNode) (manage
 	ops.CrashPoint(cr.GetNamespace(), cr.GetName(), ops.CrashAfterIntent, 0)
 	taskID, err := e.api.AddStorageNode(ctx, cr.Spec.ForProvider.ClusterID, nodeParams(cr.Spec.ForProvider))
 	ops.CrashPoint(cr.GetNamespace(), cr.GetName(), ops.CrashAfterCall, 0)
-	if simplyblock.MayHaveTakenEffect(err) {
+	// A 500 is also the backend's answer to an add while one for the same
+	// address is open (backend-behaviour.md §4.2): Observe looks for that
+	// add before another is sent, instead of each retry sending it again.
+	if simplyblock.MayHaveTakenEffect(err) || simplyblock.IsServerError(err) {
 		meta.AddAnnotations(cr, map[string]string{v1alpha1.AnnotationCreateOutcomeUnknown: "true"})
 		return managed.ExternalCreation{}, errors.Wrapf(errors.Wrap(err, errAddNode), errMayHaveAdded, cr.Spec.ForProvider.NodeAddress)
 	}

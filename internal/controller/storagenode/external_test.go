@@ -49,6 +49,8 @@ var (
 		Message: "Node is not in online state"}
 	errLost = &simplyblock.Error{Kind: simplyblock.KindTransport, Outcome: simplyblock.OutcomeUnknown,
 		Method: "POST", Path: "/api/v2/clusters/" + testClusterID + "/storage-nodes/", Message: "request sent, outcome unknown: EOF"}
+	errAdd500 = &simplyblock.Error{Kind: simplyblock.KindServerError, Outcome: simplyblock.OutcomeAnswered, StatusCode: 500,
+		Method: "POST", Path: "/api/v2/clusters/" + testClusterID + "/storage-nodes/", Message: "Internal Server Error"}
 	errValidation = &simplyblock.Error{Kind: simplyblock.KindValidation, Outcome: simplyblock.OutcomeAnswered, StatusCode: 422,
 		Method: "POST", Path: "/api/v2/clusters/" + testClusterID + "/storage-nodes/", Message: "body.interface_name: Field required"}
 )
@@ -715,6 +717,19 @@ func TestCreate(t *testing.T) {
 			args: args{cr: storageNode()},
 			want: want{
 				err: errors.Wrapf(errors.Wrap(errLost, errAddNode), errMayHaveAdded, testAddress),
+				cr:  storageNode(withCreateAnswerLost(), withoutCreateTimes()),
+			},
+		},
+		"AddAnswered500": {
+			reason: "A 500, the backend's answer while an add for the address is open, leaves the outcome unknown, so that Observe looks for that add before another is sent.",
+			fields: fields{api: &fake.MockClient{
+				MockAddStorageNode: func(_ context.Context, _ string, _ simplyblock.StorageNodeParams) (string, error) {
+					return "", errAdd500
+				},
+			}},
+			args: args{cr: storageNode()},
+			want: want{
+				err: errors.Wrapf(errors.Wrap(errAdd500, errAddNode), errMayHaveAdded, testAddress),
 				cr:  storageNode(withCreateAnswerLost(), withoutCreateTimes()),
 			},
 		},
