@@ -129,6 +129,9 @@ type Run struct {
 type Decided struct {
 	snap *Snapshot
 	need Needs
+	// carried says Observe put the call's intent on the object for the
+	// finalizer's update to write (CarryIntent).
+	carried bool
 }
 
 // For returns the kept observation when it covers need, else nil.

@@ -100,7 +100,9 @@ func (r callResult) String() string {
 //     observation Observe decided the call on in the same reconcile (made
 //     after the step started and after its last call), else a fresh one;
 //  2. persist the intent (guard outcome Intended) with optimistic
-//     concurrency, so a stale copy of the object can never send;
+//     concurrency, so a stale copy of the object can never send: in the
+//     status, or, for an operation's first call, with its finalizer
+//     (CarryIntent);
 //  3. send the call;
 //  4. persist the outcome (Ambiguous, or cleared for a retry); an accepted
 //     call's answer (Sent) is kept in memory and written with the next
@@ -112,43 +114,20 @@ func (r callResult) String() string {
 func (e *Engine) Trigger(ctx context.Context, r Run) error {
 	o := r.Object
 	st := o.GetOperationStatus()
-	steps := r.Plan(st.Targets)
-	if st.StartedAt == nil || st.Guard != nil || st.Triggered || st.Step >= int64(len(steps)) || steps[st.Step].Call == nil {
-		return nil // Observe did not ask for this; it will look again.
-	}
-	step := steps[st.Step]
-	CrashPoint(o.GetNamespace(), o.GetName(), CrashBeforeIntent, st.Step)
-
-	// The baseline is what the step reads: its newest event only when it
-	// judges by the log.
-	need := step.Needs
-	snap := r.Decided.For(need)
-	if snap == nil {
-		var err error
-		if snap, err = e.Observer.Fresh(ctx, r.Source, r.ClusterID, need); err != nil {
-			return errors.Wrap(err, errBaseline)
+	// The intent of an operation's first call went out with its finalizer
+	// (CarryIntent); any other is written here.
+	if !intentWritten(r) {
+		due, err := e.intend(ctx, r)
+		if err != nil || !due {
+			return err
+		}
+		if err := e.Kube.Status().Update(ctx, o); err != nil {
+			return errors.Wrap(err, errRecordIntent)
 		}
 	}
-	now := metav1.NewTime(e.now())
-	// Attempts count intents, so they survive a crash between intent and
-	// outcome: they bound how often the backend can have been called.
-	st.Attempts++
-	st.StepAttempts++
-	st.Guard = &v1alpha1.OperationGuard{
-		Step: st.Step, Attempt: st.StepAttempts, Outcome: v1alpha1.GuardIntended, IntendedAt: now,
-		BaselineStatus: step.baseline(snap), BaselineEvent: snap.LatestEventID(),
-	}
-	setPhase(st, v1alpha1.OperationRunning, ReasonTriggering, "sending %s", step.Path)
+	steps := r.Plan(st.Targets)
+	step := steps[st.Step]
 	deleted := meta.WasDeleted(o)
-	if deleted {
-		markStopping(st, steps)
-	}
-	// The reconcile got as far as the call: Synced is marked here rather
-	// than in a write of its own after Create.
-	o.SetConditions(withTime(conditionFor(st)), xpv2.ReconcileSuccess())
-	if err := e.Kube.Status().Update(ctx, o); err != nil {
-		return errors.Wrap(err, errRecordIntent)
-	}
 	CrashPoint(o.GetNamespace(), o.GetName(), CrashAfterIntent, st.Step)
 	written := st.DeepCopy()
 
@@ -182,6 +161,49 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 	}
 	CrashPoint(o.GetNamespace(), o.GetName(), CrashAfterOutcome, st.Step)
 	return nil
+}
+
+// intend records, in memory, the intent of the current step's call: the
+// baseline evidence is judged against (the observation Observe decided the
+// call on, else a fresh one), the attempt, and the guard outcome Intended.
+// It reports false, changing nothing, when Observe did not ask for a call.
+func (e *Engine) intend(ctx context.Context, r Run) (bool, error) {
+	o := r.Object
+	st := o.GetOperationStatus()
+	steps := r.Plan(st.Targets)
+	if st.StartedAt == nil || st.Guard != nil || st.Triggered || st.Step >= int64(len(steps)) || steps[st.Step].Call == nil {
+		return false, nil // Observe did not ask for this; it will look again.
+	}
+	step := steps[st.Step]
+	CrashPoint(o.GetNamespace(), o.GetName(), CrashBeforeIntent, st.Step)
+
+	// The baseline is what the step reads: its newest event only when it
+	// judges by the log.
+	need := step.Needs
+	snap := r.Decided.For(need)
+	if snap == nil {
+		var err error
+		if snap, err = e.Observer.Fresh(ctx, r.Source, r.ClusterID, need); err != nil {
+			return false, errors.Wrap(err, errBaseline)
+		}
+	}
+	now := metav1.NewTime(e.now())
+	// Attempts count intents, so they survive a crash between intent and
+	// outcome: they bound how often the backend can have been called.
+	st.Attempts++
+	st.StepAttempts++
+	st.Guard = &v1alpha1.OperationGuard{
+		Step: st.Step, Attempt: st.StepAttempts, Outcome: v1alpha1.GuardIntended, IntendedAt: now,
+		BaselineStatus: step.baseline(snap), BaselineEvent: snap.LatestEventID(),
+	}
+	setPhase(st, v1alpha1.OperationRunning, ReasonTriggering, "sending %s", step.Path)
+	if meta.WasDeleted(o) {
+		markStopping(st, steps)
+	}
+	// The reconcile got as far as the call: Synced is marked here rather
+	// than in a write of its own after Create.
+	o.SetConditions(withTime(conditionFor(st)), xpv2.ReconcileSuccess())
+	return true, nil
 }
 
 // applyOutcome records a call's result in the status. It returns true when

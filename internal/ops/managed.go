@@ -105,6 +105,7 @@ type External[T Managed] struct {
 
 // Observe advances the operation and says whether a backend call is due.
 func (e *External[T]) Observe(ctx context.Context, o T) (managed.ExternalObservation, error) {
+	ApplyCarriedIntent(o)
 	r, err := e.run(ctx, e.kube, e.source, o)
 	if err != nil {
 		return managed.ExternalObservation{}, err
@@ -119,6 +120,9 @@ func (e *External[T]) Observe(ctx context.Context, o T) (managed.ExternalObserva
 	due, err := e.engine.Observe(ctx, r)
 	if err != nil {
 		return managed.ExternalObservation{}, err
+	}
+	if due {
+		e.engine.CarryIntent(ctx, r)
 	}
 	return managed.ExternalObservation{ResourceExists: !due, ResourceUpToDate: true}, nil
 }

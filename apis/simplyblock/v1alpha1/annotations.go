@@ -22,3 +22,10 @@ package v1alpha1
 // backend object with the resource's name; a definite refusal (such as a
 // name already taken by someone else's cluster) never leads to adoption.
 const AnnotationCreateOutcomeUnknown = "simplyblock.m.crossplane.io/create-outcome-unknown"
+
+// AnnotationOperationIntent carries an operation's status as it was when
+// the intent of its first backend call was recorded: that intent is written
+// with the operation's finalizer, in one update, and the status shows it
+// from the next status write on. A status with fewer attempts than the
+// annotation is older than the intent and gives way to it.
+const AnnotationOperationIntent = "simplyblock.m.crossplane.io/intent"

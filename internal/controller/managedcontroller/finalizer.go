@@ -20,7 +20,11 @@ import (
 	"context"
 	"reflect"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
 // A statusKeepingFinalizer adds and removes the managed reconciler's
@@ -66,4 +70,26 @@ func keepStatus(obj resource.Object, update func() error) error {
 		dst.Set(src)
 	}
 	return nil
+}
+
+// An onceStartedFinalizer adds an operation's finalizer only once the
+// operation has something to finish when it is deleted (ops.NeedsFinalizer):
+// an operation that waits for its turn is deleted at once, and one whose
+// first call is due gets its finalizer with that call's intent, in one
+// write (ops.Engine.CarryIntent).
+type onceStartedFinalizer struct {
+	resource.Finalizer
+}
+
+// OnceStarted wraps f so that it adds an operation's finalizer only once
+// the operation holds its lock.
+func OnceStarted(f resource.Finalizer) resource.Finalizer {
+	return onceStartedFinalizer{Finalizer: f}
+}
+
+func (f onceStartedFinalizer) AddFinalizer(ctx context.Context, obj resource.Object) error {
+	if o, ok := obj.(ops.Object); ok && !ops.NeedsFinalizer(o) && !meta.FinalizerExists(obj, managed.FinalizerName) {
+		return nil
+	}
+	return f.Finalizer.AddFinalizer(ctx, obj)
 }

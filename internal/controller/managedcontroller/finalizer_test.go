@@ -103,3 +103,71 @@ func TestKeepStatus(t *testing.T) {
 		})
 	}
 }
+
+func TestOnceStarted(t *testing.T) {
+	started := metav1.Now()
+	cases := map[string]struct {
+		reason string
+		op     *v1alpha1.ClusterOps
+		want   bool // the finalizer is on the stored object afterwards
+	}{
+		"Queued": {
+			reason: "An operation that waits for its turn gets no finalizer: it has nothing to finish when deleted.",
+			op:     &v1alpha1.ClusterOps{},
+			want:   false,
+		},
+		"HoldsItsLockNothingIntended": {
+			reason: "An operation that holds its lock but intended no call yet gets no finalizer: deleted, it leaves the backend as it was.",
+			op: func() *v1alpha1.ClusterOps {
+				o := &v1alpha1.ClusterOps{}
+				o.Status.AtProvider.StartedAt, o.Status.AtProvider.Phase = &started, v1alpha1.OperationPending
+				return o
+			}(),
+			want: false,
+		},
+		"IntendsACall": {
+			reason: "An operation that holds its lock and intends a call gets its finalizer.",
+			op: func() *v1alpha1.ClusterOps {
+				o := &v1alpha1.ClusterOps{}
+				o.Status.AtProvider.StartedAt, o.Status.AtProvider.Phase, o.Status.AtProvider.Attempts = &started, v1alpha1.OperationRunning, 1
+				return o
+			}(),
+			want: true,
+		},
+		"Finished": {
+			reason: "An operation that finished in the pass that started it released its lock: no finalizer.",
+			op: func() *v1alpha1.ClusterOps {
+				o := &v1alpha1.ClusterOps{}
+				o.Status.AtProvider.StartedAt, o.Status.AtProvider.Phase = &started, v1alpha1.OperationSucceeded
+				return o
+			}(),
+			want: false,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := runtime.NewScheme()
+			if err := v1alpha1.AddToScheme(s); err != nil {
+				t.Fatal(err)
+			}
+			tc.op.SetName("op")
+			tc.op.SetNamespace("ns")
+			kube := fake.NewClientBuilder().WithScheme(s).WithObjects(tc.op.DeepCopy()).WithStatusSubresource(tc.op).Build()
+			obj := &v1alpha1.ClusterOps{}
+			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(tc.op), obj); err != nil {
+				t.Fatal(err)
+			}
+			obj.Status = tc.op.Status // what Observe decided
+			if err := OnceStarted(resource.NewAPIFinalizer(kube, managed.FinalizerName)).AddFinalizer(context.Background(), obj); err != nil {
+				t.Fatal(err)
+			}
+			stored := &v1alpha1.ClusterOps{}
+			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(tc.op), stored); err != nil {
+				t.Fatal(err)
+			}
+			if got := meta.FinalizerExists(stored, managed.FinalizerName); got != tc.want {
+				t.Errorf("\n%s\nfinalizer stored = %t, want %t", tc.reason, got, tc.want)
+			}
+		})
+	}
+}

@@ -98,7 +98,9 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		// (ops.ReconcilerOptions); the operation client recognises the
 		// reconciler's create-pending update after it without reading the
 		// object again.
-		managed.WithFinalizer(KeepStatus(resource.NewAPIFinalizer(WritingThrough(kube, mgr.GetClient()), managed.FinalizerName))))
+		// It is added once the operation holds its lock, with the intent
+		// of its first call (OnceStarted, ops.Engine.CarryIntent).
+		managed.WithFinalizer(OnceStarted(KeepStatus(resource.NewAPIFinalizer(WritingThrough(kube, mgr.GetClient()), managed.FinalizerName)))))
 	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[T]{
 		Kube:    mgr.GetClient(),
 		Usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),

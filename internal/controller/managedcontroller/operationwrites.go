@@ -131,10 +131,24 @@ func (c operationClient) Update(ctx context.Context, obj client.Object, opts ...
 	if len(opts) == 0 && (c.updated.onlyCreatePendingChanged(obj) || onlyCreatePendingChanged(ctx, c.Client, obj)) {
 		return nil
 	}
+	// An update that carries the operation's intent (ops.CarriesStatus)
+	// wrote its status as far as this client is concerned: the same status
+	// written after it at its version is not sent again.
+	var carried hashes
+	o, isOp := obj.(ops.Object)
+	carries := isOp && ops.CarriesStatus(o)
+	if carries {
+		withReady, _ := o.DeepCopyObject().(ops.Object)
+		ops.SetReady(withReady)
+		carried, carries = statusHashes(withReady)
+	}
 	if err := c.Client.Update(ctx, obj, opts...); err != nil {
 		return err
 	}
 	c.updated.remember(obj)
+	if carries {
+		c.last.remember(obj.GetUID(), obj.GetResourceVersion(), carried)
+	}
 	return nil
 }
 
@@ -259,7 +273,9 @@ type lastWrite struct {
 }
 
 // hashes are the hash of a whole status and of its decisions: the status
-// without what is only shown.
+// without what is only shown (its message, queue position and progress, and
+// its conditions' messages, times and observed generation: the finalizer's
+// update, which writes the resolved target, moves the generation on).
 type hashes struct {
 	status, decisions uint64
 }
@@ -318,6 +334,7 @@ func statusHashes(obj client.Object) (hashes, bool) {
 			if m, ok := c.(map[string]any); ok {
 				delete(m, "message")
 				delete(m, "lastTransitionTime")
+				delete(m, "observedGeneration")
 			}
 		}
 	}

@@ -18,6 +18,7 @@ package managedcontroller
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -132,6 +133,40 @@ func TestOperationClient(t *testing.T) {
 				return c.Update(ctx, op)
 			},
 			want: want{updates: 2, reads: 1},
+		},
+		"StatusCarriedByTheFinalizerUpdate": {
+			reason: "After the finalizer update that carried the first intent (ops.CarriesStatus), the reconciler's status write of that same status is not sent.",
+			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
+				op.Status.AtProvider.Phase, op.Status.AtProvider.Reason, op.Status.AtProvider.Attempts = v1alpha1.OperationRunning, "Triggering", 1
+				b, err := json.Marshal(op.Status.AtProvider.OperationStatus)
+				if err != nil {
+					return err
+				}
+				meta.AddAnnotations(op, map[string]string{v1alpha1.AnnotationOperationIntent: string(b)})
+				meta.AddFinalizer(op, "example.org/f")
+				saved := op.Status.DeepCopy()
+				if err := c.Update(ctx, op); err != nil {
+					return err
+				}
+				op.Status = *saved
+				return c.Status().Update(ctx, op)
+			},
+			want: want{updates: 1, statusWrites: 0},
+		},
+		"StatusNotCarriedByTheUpdate": {
+			reason: "A finalizer update whose annotation carries another status than the one in memory writes none: the status write after it is sent.",
+			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
+				meta.AddAnnotations(op, map[string]string{v1alpha1.AnnotationOperationIntent: `{"attempts":1}`})
+				meta.AddFinalizer(op, "example.org/f")
+				op.Status.AtProvider.Phase, op.Status.AtProvider.Reason, op.Status.AtProvider.Attempts = v1alpha1.OperationRunning, "Triggering", 2
+				saved := op.Status.DeepCopy()
+				if err := c.Update(ctx, op); err != nil {
+					return err
+				}
+				op.Status = *saved
+				return c.Status().Update(ctx, op)
+			},
+			want: want{updates: 1, statusWrites: 1, reads: 1},
 		},
 		"ReconcilerWriteAfterCreate": {
 			reason: "After the engine's outcome write, the reconciler's own write (Creating, with the cache still behind) changes nothing and is not sent; Ready stays the engine's.",
