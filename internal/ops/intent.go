@@ -129,15 +129,17 @@ func intentWritten(r Run) bool {
 
 // CachedWithIntent wraps a cache transform so that cached operations show
 // the status their intent annotation carries while it is newer than their
-// status: what decides an operation's priority and budget reads the cache.
+// status (what decides an operation's priority and budget reads the cache),
+// and do not keep the annotation once their status superseded it: ten
+// thousand finished operations need not hold a copy of their first status.
 func CachedWithIntent(next toolscache.TransformFunc) toolscache.TransformFunc {
 	return func(in any) (any, error) {
 		out, err := next(in)
 		if err != nil {
 			return out, err
 		}
-		if o, ok := out.(Object); ok {
-			ApplyCarriedIntent(o)
+		if o, ok := out.(Object); ok && !ApplyCarriedIntent(o) {
+			meta.RemoveAnnotations(o, v1alpha1.AnnotationOperationIntent)
 		}
 		return out, nil
 	}

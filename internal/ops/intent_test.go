@@ -192,3 +192,51 @@ func TestNeedsFinalizer(t *testing.T) {
 		})
 	}
 }
+
+func TestCachedWithIntent(t *testing.T) {
+	intent := func(attempts int64) string {
+		b, err := json.Marshal(v1alpha1.OperationStatus{Phase: v1alpha1.OperationRunning, Reason: ReasonTriggering, Attempts: attempts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	cases := map[string]struct {
+		reason     string
+		op         *v1alpha1.ClusterOps
+		phase      v1alpha1.OperationPhase
+		annotation bool
+	}{
+		"NewerThanTheStatus": {
+			reason: "A cached operation whose status is older than its intent shows the intent, and keeps the annotation.",
+			op: operation(func(o *v1alpha1.ClusterOps) {
+				o.SetAnnotations(map[string]string{v1alpha1.AnnotationOperationIntent: intent(1)})
+			}),
+			phase:      v1alpha1.OperationRunning,
+			annotation: true,
+		},
+		"Superseded": {
+			reason: "A cached operation whose status has as many attempts keeps its status and drops the annotation.",
+			op: operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute), withOpStatus(func(st *v1alpha1.OperationStatus) { st.Attempts = 1 }),
+				func(o *v1alpha1.ClusterOps) {
+					o.SetAnnotations(map[string]string{v1alpha1.AnnotationOperationIntent: intent(1)})
+				}),
+			phase: v1alpha1.OperationSucceeded,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			out, err := CachedWithIntent(func(in any) (any, error) { return in, nil })(tc.op)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := out.(*v1alpha1.ClusterOps) //nolint:forcetypeassert // what went in.
+			if got := o.Status.AtProvider.Phase; got != tc.phase {
+				t.Errorf("\n%s\ncached phase %q, want %q", tc.reason, got, tc.phase)
+			}
+			if _, got := o.GetAnnotations()[v1alpha1.AnnotationOperationIntent]; got != tc.annotation {
+				t.Errorf("\n%s\ncached annotation present %v, want %v", tc.reason, got, tc.annotation)
+			}
+		})
+	}
+}
