@@ -29,20 +29,19 @@ import (
 
 // The intent of an operation's first call is written with its finalizer
 // (docs/operations-engine.md, "The first intent, with the finalizer"): an
-// operation gets its finalizer only once it intends a backend call, and the
-// update that adds it carries the status as of that intent in an
-// annotation, so that the two are one write.
+// operation gets its finalizer only once it holds its lock and started, and
+// when its first call is due in that pass (the usual case), the update that
+// adds it carries the status as of that intent in an annotation, so that
+// the two are one write.
 
 // NeedsFinalizer reports whether o has something to finish when it is
-// deleted: it holds its target's lock and intended a backend call. One that
-// waits for its turn, or holds its lock but sent nothing yet (waiting for a
-// precondition, a fresh observation, its window), leaves the backend as it
-// was: deleted, it goes at once, and the next operation takes over its lock
-// (Lock.Acquire). One that finished released its lock before its finished
-// status was written.
+// deleted: it holds its target's lock and started (its lock to release and
+// its history record to write, whether or not it sent a call yet). One that
+// waits for its turn leaves nothing behind: deleted, it goes at once, and
+// a lock handed over to it is taken over by the next (Lock.Acquire). One
+// that finished released its lock before its finished status was written.
 func NeedsFinalizer(o Object) bool {
-	st := o.GetOperationStatus()
-	return running(st) && st.Attempts > 0
+	return running(o.GetOperationStatus())
 }
 
 // CarryIntent records, in memory, the intent of the call Observe found due

@@ -180,7 +180,7 @@ func TestNeedsFinalizer(t *testing.T) {
 		want bool
 	}{
 		"Queued":                 {op: operation(), want: false},
-		"HoldingNothingIntended": {op: operation(holding(0)), want: false},
+		"HoldingNothingIntended": {op: operation(holding(0)), want: true},
 		"HoldingIntended":        {op: operation(holding(0), withOpStatus(func(st *v1alpha1.OperationStatus) { st.Attempts = 1 })), want: true},
 		"Finished":               {op: operation(finished(v1alpha1.OperationSucceeded, ReasonCompleted, time.Minute)), want: false},
 	}

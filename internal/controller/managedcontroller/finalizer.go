@@ -75,8 +75,8 @@ func keepStatus(obj resource.Object, update func() error) error {
 // An onceStartedFinalizer adds an operation's finalizer only once the
 // operation has something to finish when it is deleted (ops.NeedsFinalizer):
 // an operation that waits for its turn is deleted at once, and one whose
-// first call is due gets its finalizer with that call's intent, in one
-// write (ops.Engine.CarryIntent).
+// first call is due in the pass that started it gets its finalizer with
+// that call's intent, in one write (ops.Engine.CarryIntent).
 type onceStartedFinalizer struct {
 	resource.Finalizer
 }

@@ -117,13 +117,13 @@ func TestOnceStarted(t *testing.T) {
 			want:   false,
 		},
 		"HoldsItsLockNothingIntended": {
-			reason: "An operation that holds its lock but intended no call yet gets no finalizer: deleted, it leaves the backend as it was.",
+			reason: "An operation that holds its lock but intended no call yet (waiting for a precondition) gets its finalizer: deleted, it releases its lock and leaves a record.",
 			op: func() *v1alpha1.ClusterOps {
 				o := &v1alpha1.ClusterOps{}
 				o.Status.AtProvider.StartedAt, o.Status.AtProvider.Phase = &started, v1alpha1.OperationPending
 				return o
 			}(),
-			want: false,
+			want: true,
 		},
 		"IntendsACall": {
 			reason: "An operation that holds its lock and intends a call gets its finalizer.",
