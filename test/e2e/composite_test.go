@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -125,6 +126,30 @@ func (c *composite) update(mutate func(u *unstructured.Unstructured)) {
 func (c *composite) waitReady() *unstructured.Unstructured {
 	c.t.Helper()
 	return waitReady(c.t, c.apiVersion, c.kind, c.namespace, c.name)
+}
+
+// waitStatus waits until the composite reports every field of want (paths
+// like "status.cluster.status") and returns it. The XR copies what its
+// composed resources observed, and they observe after the operation that
+// changed the backend finished, so a snapshot taken before may be stale.
+func (c *composite) waitStatus(want map[string]string) *unstructured.Unstructured {
+	c.t.Helper()
+	var u *unstructured.Unstructured
+	waitFor(c.t, fmt.Sprintf("%s %s status %v", c.kind, c.name, want), func() (bool, string) {
+		u = c.object()
+		if u == nil {
+			return false, "gone"
+		}
+		var off []string
+		for path, w := range want {
+			if got := field(u, strings.Split(path, ".")...); got != w {
+				off = append(off, fmt.Sprintf("%s = %q", path, got))
+			}
+		}
+		sort.Strings(off)
+		return len(off) == 0, strings.Join(off, ", ")
+	})
+	return u
 }
 
 // composedName is the name of a composed resource: <xr>-<suffix>.

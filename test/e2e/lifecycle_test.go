@@ -40,7 +40,7 @@ func createCluster(c *composite, u *unstructured.Unstructured) string {
 	t.Helper()
 	since := time.Now()
 	c.create(u)
-	xr := c.waitReady()
+	c.waitReady()
 	id := c.clusterID()
 
 	for i := 1; i <= 3; i++ {
@@ -53,7 +53,7 @@ func createCluster(c *composite, u *unstructured.Unstructured) string {
 	c.waitOperation(c.composedName("activate"))
 
 	// The status the XR (or claim) reports.
-	for path, want := range map[string]string{
+	c.waitStatus(map[string]string{
 		"status.cluster.id":          id,
 		"status.cluster.status":      "active",
 		"status.nodes.listed":        "3",
@@ -62,11 +62,7 @@ func createCluster(c *composite, u *unstructured.Unstructured) string {
 		"status.lastOperation.name":  c.composedName("activate"),
 		"status.lastOperation.type":  "Activate",
 		"status.lastOperation.phase": "Succeeded",
-	} {
-		if got := field(xr, strings.Split(path, ".")...); got != want {
-			t.Errorf("%s %s: %s = %q, want %q", c.kind, c.name, path, got, want)
-		}
-	}
+	})
 
 	calls := changes(id, since)
 	want := map[string]int{"POST clusters/": 1, "POST storage-nodes/": 3, "POST storage-pools/": 1, "POST activate": 1}
@@ -94,16 +90,14 @@ func growCluster(c *composite, id string) string {
 	c.setNodes(c.nodesOf("xr-expanded.yaml"))
 	expand := waitExpand(c)
 	c.waitOperation(expand)
-	xr := c.waitReady()
+	c.waitReady()
 	for i := 4; i <= 5; i++ {
 		n := waitReady(t, managedAPI, "StorageNode", c.namespace, c.composedName(fmt.Sprintf("node-%d", i)))
 		if field(n, "spec", "forProvider", "expand") != "true" {
 			t.Errorf("StorageNode %s joined the active cluster without expand: true", n.GetName())
 		}
 	}
-	if got := field(xr, "status", "nodes", "ready"); got != "5" {
-		t.Errorf("%s %s: status.nodes.ready = %q, want 5", c.kind, c.name, got)
-	}
+	c.waitStatus(map[string]string{"status.nodes.ready": "5"})
 	calls := changes(id, since)
 	want := map[string]int{"POST storage-nodes/": 2}
 	ok, got := sameCounts(want, counts(calls, false))
