@@ -473,11 +473,15 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 			}
 		}
 	}
-	// What the step's gate, evidence and check read (a rebalance's are the
+	// What the step reads: before its call what its skip and gate read,
+	// after it what its evidence and check read (a rebalance's are the
 	// tasks and the record, not the log, so it is not probed for).
 	need := Needs{}
 	if int(st.Step) < len(steps) {
 		need = steps[st.Step].Needs
+		if g := st.Guard; g != nil && g.Step == st.Step {
+			need = steps[st.Step].watches()
+		}
 	}
 	if r.ChooseTargets != nil && len(st.Targets) == 0 {
 		need.Nodes = true

@@ -1842,6 +1842,7 @@ func TestEngineWatchPace(t *testing.T) {
 		op          *v1alpha1.ClusterOps
 		endInRecord bool
 		needs       *Needs
+		watches     *Needs
 		want        want
 	}{
 		"AnsweredEndInRecord": {reason: "An answered call whose end shows in the record is watched at the slow pace.",
@@ -1854,6 +1855,10 @@ func TestEngineWatchPace(t *testing.T) {
 			op: operation(sent(time.Minute)), needs: &Needs{Tasks: true}, want: want{need: Needs{Tasks: true}}},
 		"UnansweredOnTasksAlone": {reason: "Nor while its answer is not known: its evidence is in the tasks and the record.",
 			op: operation(unresolved(v1alpha1.GuardAmbiguous, time.Minute)), needs: &Needs{Tasks: true}, want: want{need: Needs{Tasks: true}}},
+		"SentWatchesWhatItsCheckReads": {reason: "Once its call was sent, a step is watched for what its evidence and check read (Step.Watches), not for what its gate read.",
+			op: operation(sent(time.Minute)), needs: &Needs{Nodes: true, Events: true}, watches: &Needs{Events: true}, want: want{need: Needs{Events: true}}},
+		"UnsentWatchesWhatItsGateReads": {reason: "Before its call, a step is watched for what its gate reads (Step.Needs).",
+			op: operation(holding(0)), needs: &Needs{Nodes: true, Events: true}, watches: &Needs{Events: true}, want: want{need: Needs{Nodes: true, Events: true}}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -1867,6 +1872,7 @@ func TestEngineWatchPace(t *testing.T) {
 				if tc.needs != nil {
 					s.Needs = *tc.needs
 				}
+				s.Watches = tc.watches
 			})
 			if _, err := e.Observe(context.Background(), runOf(kube, getOp(t, kube, "op1"), b.api(), step)); err != nil {
 				t.Fatalf("\n%s\nObserve(...): %v", tc.reason, err)

@@ -147,12 +147,13 @@ func (e *Engine) Trigger(ctx context.Context, r Run) error {
 		markStopping(st, steps)
 	case st.Guard != nil && st.Guard.Outcome == v1alpha1.GuardSent:
 		// An accepted call: its answer goes out with the next write that
-		// carries a decision (answers). The operation is looked at again at
-		// once, as the write of the answer made it be: many calls take
-		// effect within milliseconds.
+		// carries a decision (answers). Many calls take effect within
+		// milliseconds: the watcher looks at the backend again at its next
+		// poll, and wakes the operation once it shows a change.
 		e.answers.keep(o.GetUID(), st, e.now())
 		*st = *written
-		e.Watcher.Wake(e.Kind, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
+		e.Watcher.Answered(e.Kind, r.Source, r.ClusterID, step.watches(), step.EndInRecord, r.Decided.For(step.Needs),
+			types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 		CrashPoint(o.GetNamespace(), o.GetName(), CrashAfterOutcome, st.Step)
 		return nil
 	}
@@ -186,6 +187,7 @@ func (e *Engine) intend(ctx context.Context, r Run) (bool, error) {
 		if snap, err = e.Observer.Fresh(ctx, r.Source, r.ClusterID, need); err != nil {
 			return false, errors.Wrap(err, errBaseline)
 		}
+		r.Decided.keep(snap, need)
 	}
 	now := metav1.NewTime(e.now())
 	// Attempts count intents, so they survive a crash between intent and

@@ -268,12 +268,13 @@ func (o *Observer) freshDetail(ctx context.Context, src Source, id string, need 
 	return o.snapshot(ctx, src, id, need, o.since(o.MaxAge), since)
 }
 
-// probeEvents brings cluster id's shared log window up to date now, with
-// one small read when the window has a newest event to reach back to
-// (readEvents), and returns the newest event's id and when it was read:
-// the Watcher's change detector for what the cluster record does not show.
-func (o *Observer) probeEvents(ctx context.Context, src Source, id string) (string, time.Time, error) {
-	v, at, _, err := o.get(src.Key+"|logs|"+id, o.since(-1), func(prev any) (any, error) {
+// probeEvents brings cluster id's shared log window up to date when it was
+// read before since, with one small read when the window has a newest event
+// to reach back to (readEvents), and returns the newest event's id and when
+// the window was read: the Watcher's change detector for what the cluster
+// record does not show.
+func (o *Observer) probeEvents(ctx context.Context, src Source, id string, since time.Time) (string, time.Time, error) {
+	v, at, _, err := o.get(src.Key+"|logs|"+id, since, func(prev any) (any, error) {
 		return readEvents(ctx, src, id, prev)
 	})
 	if err != nil {

@@ -117,6 +117,11 @@ type Step struct {
 	Name string
 	// Needs is what the step must observe besides the cluster record.
 	Needs Needs
+	// Watches, when set, is what the step observes once its call was
+	// intended (what its Evidence and Check read), where that is less
+	// than Needs (what its Skip and Gate read): an expansion's end shows in
+	// the log alone, but the call waits for the nodes and tasks.
+	Watches *Needs
 	// EndInRecord says the step's end, once its call was answered, shows in
 	// the cluster record (the cluster's status): the watcher then probes
 	// the log for what only it and the node list show (progress, a failure
@@ -191,6 +196,14 @@ func (s Step) baseline(snap *Snapshot) string {
 		return s.BaselineOf(snap)
 	}
 	return string(snap.Cluster.Status)
+}
+
+// watches is what the step observes once its call was intended.
+func (s Step) watches() Needs {
+	if s.Watches != nil {
+		return *s.Watches
+	}
+	return s.Needs
 }
 
 // now is the step's Describe as a message suffix ("; now: …"), or "".

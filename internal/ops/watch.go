@@ -47,10 +47,11 @@ type Watcher struct {
 	// Interval is how often a watched cluster's record is polled.
 	Interval time.Duration
 	// ProbeInterval is how often a watched cluster's newest event is
-	// probed when a waiter needs more than its record; zero probes at
-	// every poll. When every such waiter's end shows in the record, or it
-	// was woken and its reconcile has not asked again yet, it is probed at
-	// a quarter of that pace.
+	// probed when a waiter needs more than its record (a read of its log
+	// by a reconcile counts); zero probes at every poll. When every such
+	// waiter's end shows in the record, or it was woken and its reconcile
+	// has not asked again yet, it is probed at a quarter of that pace. A
+	// call answered on the cluster is probed for at the next poll.
 	ProbeInterval time.Duration
 	// Linger is how long an operation stays watched after it last asked.
 	Linger time.Duration
@@ -78,9 +79,11 @@ type clusterWatch struct {
 	src     Source
 	id      string
 	waiters map[waiterKey]*waiter
-	record  string    // the fingerprint of the cluster record last polled
-	newest  string    // the newest event id last probed
-	probed  time.Time // when it was probed
+	record  string // the fingerprint of the cluster record last polled
+	newest  string // the newest event id last probed
+	// answeredAt: a call on the cluster was answered then; the next poll
+	// probes a log read after it.
+	answeredAt time.Time
 }
 
 // A waiterKey names one operation of one kind.
@@ -200,8 +203,38 @@ func (w *Watcher) Watch(kind string, src Source, id string, need Needs, endInRec
 		}
 	}
 	cw.src = src // the newest client for this control plane
+	if cw.newest == "" && need.Events && seen != nil {
+		// A new event after what the operation saw is new to the probe.
+		cw.newest = seen.LatestEventID()
+	}
 	cw.waiters[waiterKey{kind: kind, op: op}] = &waiter{until: w.Clock.Now().Add(w.Linger), need: need, seen: fingerprint(seen, need),
 		endInRecord: endInRecord}
+}
+
+// Answered tells the watcher that operation op of kind had a call on
+// cluster id accepted: from now on it waits for what need covers (its
+// step's Watches), on seen, the observation the call was decided on; and
+// the next poll probes the cluster's newest event on a read made after the
+// call (unless the step's end shows in the record, endInRecord, which every
+// poll reads), so an action that takes effect at once is seen within one
+// Interval. Without seen it wakes op, as a change would.
+func (w *Watcher) Answered(kind string, src Source, id string, need Needs, endInRecord bool, seen *Snapshot, op types.NamespacedName) {
+	if w == nil {
+		return
+	}
+	if seen == nil {
+		w.Wake(kind, op)
+		return
+	}
+	w.Watch(kind, src, id, need, endInRecord, seen, op)
+	if endInRecord {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if cw, ok := w.clusters[src.Key+"|"+id]; ok {
+		cw.answeredAt = w.Clock.Now()
+	}
 }
 
 // Unwatch ends the interest of an operation, e.g. when it finished.
@@ -293,7 +326,16 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 		// backend logs those), not task changes: a waiter on tasks alone
 		// (a rebalance) learns of them from the record (is_re_balancing)
 		// or at the detail floor, and is not probed for.
-		probe := (need.Nodes || need.Events) && now.Sub(cw.probed) >= probeEvery
+		probe := need.Nodes || need.Events
+		// A log window read (by a probe or a reconcile) less than the probe
+		// interval ago, give or take half a poll for the ticker's jitter,
+		// is probe enough; after an answered call only a read made after
+		// it is.
+		probeSince := now.Add(w.Interval/2 - probeEvery)
+		if !cw.answeredAt.Before(probeSince) {
+			probeSince = cw.answeredAt.Add(time.Nanosecond)
+		}
+		cw.answeredAt = time.Time{}
 		w.mu.Unlock()
 		// Details requested from here on are fresh enough; the probe brings
 		// the log window up to date, so a change it shows costs no second
@@ -301,10 +343,10 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 		since := w.Observer.since(-1)
 		newEvent := false
 		if !changed && probe {
-			if newest, at, perr := w.Observer.probeEvents(ctx, src, cw.id); perr == nil {
+			if newest, at, perr := w.Observer.probeEvents(ctx, src, cw.id, probeSince); perr == nil {
 				w.mu.Lock()
 				newEvent = cw.newest != "" && cw.newest != newest
-				cw.newest, cw.probed, since = newest, now, at
+				cw.newest, since = newest, at
 				w.mu.Unlock()
 			}
 		}
@@ -316,7 +358,7 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 			// lists may be as old as the detail floor.
 			snap, err = w.Observer.Snapshot(ctx, src, cw.id, need)
 		}
-		if err == nil && need.Events {
+		if err == nil && need.Events && (changed || newEvent) {
 			w.mu.Lock()
 			cw.newest = snap.LatestEventID()
 			w.mu.Unlock()

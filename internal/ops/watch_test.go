@@ -335,9 +335,9 @@ func TestWatcherProbes(t *testing.T) {
 			logReads: 3,
 		},
 		"Events": {
-			reason:   "A waiter on events is probed too, after the first poll read its window.",
+			reason:   "A waiter on events is probed too; the window the first poll read for it is that poll's probe.",
 			need:     Needs{Events: true},
-			logReads: 4,
+			logReads: 3,
 		},
 		"WokenAndQueued": {
 			reason:   "A waiter woken and not reconciled since is probed at a quarter of the pace: a change seen meanwhile would only wake it again.",
@@ -399,6 +399,107 @@ func TestWatcherProbes(t *testing.T) {
 			}
 			if logReads != tc.logReads {
 				t.Errorf("\n%s\nlog reads: %d, want %d", tc.reason, logReads, tc.logReads)
+			}
+		})
+	}
+}
+
+func TestWatcherAnswered(t *testing.T) {
+	op := types.NamespacedName{Namespace: "ns", Name: "op"}
+	all := Needs{Nodes: true, Events: true}
+	cases := map[string]struct {
+		reason string
+		// watched: the operation asked to be watched on what it read
+		// before its call (for all); polled: the watcher polled once since.
+		watched, polled bool
+		// answered: its call was accepted then, its step watching need
+		// and its end showing in the record or not (endInRecord);
+		// unobserved: without the observation it was decided on.
+		answered, endInRecord, unobserved bool
+		need                              Needs
+		// What the next poll, a quarter second later (half the probe
+		// interval), does after the backend logged the action's end.
+		logReads, nodeReads int
+		woken               bool
+	}{
+		"AnEndOnlyTheLogShows": {
+			reason:  "After an answered call the next poll reads the log again, though it was read less than the probe interval before, and the action's end it shows wakes the operation.",
+			watched: true, polled: true, answered: true, need: all,
+			logReads: 1, nodeReads: 1, woken: true,
+		},
+		"WatchingLessAfterTheCall": {
+			reason:  "After its call an operation waits for what its step's evidence and check read: an end the log shows costs no read of the node list.",
+			watched: true, polled: true, answered: true, need: Needs{Events: true},
+			logReads: 1, woken: true,
+		},
+		"AtTheFirstPollOfTheCluster": {
+			reason:   "The newest event the operation decided on is what the first probe of a cluster compares with: the end it shows wakes the operation.",
+			answered: true, need: all,
+			logReads: 1, nodeReads: 1, woken: true,
+		},
+		"NotAnswered": {
+			reason:  "Without a call the log read a quarter second before is probe enough: nothing is read, nobody is woken.",
+			watched: true, polled: true, need: all,
+		},
+		"AnEndTheRecordShows": {
+			reason:  "A step whose end shows in the cluster record is not probed for at the next poll: every poll reads the record.",
+			watched: true, polled: true, answered: true, endInRecord: true, need: all,
+		},
+		"WithoutTheObservation": {
+			reason:   "Without the observation the call was decided on the operation is woken at once: its reconcile asks for the watch.",
+			answered: true, unobserved: true, need: all,
+			woken: true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
+				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+			api := b.api()
+			logReads, nodeReads := 0, 0
+			logs, nodes := api.MockClusterLogs, api.MockListStorageNodes
+			api.MockClusterLogs = func(ctx context.Context, id string, limit int) ([]sb.ClusterLogEntry, error) {
+				logReads++
+				return logs(ctx, id, limit)
+			}
+			api.MockListStorageNodes = func(ctx context.Context, id string) ([]sb.StorageNodeDTO, error) {
+				nodeReads++
+				return nodes(ctx, id)
+			}
+			src := Source{Key: "k", API: api}
+			w, clk, wakes := newTestWatcher(time.Minute)
+			w.Interval, w.ProbeInterval = 250*time.Millisecond, 500*time.Millisecond
+			w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Hour, Now: clk.Now}
+			ctx := context.Background()
+			seen, err := w.Observer.Snapshot(ctx, src, "c1", all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.watched {
+				w.Watch(v1alpha1.ClusterOpsKind, src, "c1", all, false, seen, op)
+			}
+			if tc.polled {
+				w.pollAll(ctx)
+				drain(wakes)
+			}
+			logReads, nodeReads = 0, 0
+			if tc.answered {
+				decided := seen
+				if tc.unobserved {
+					decided = nil
+				}
+				w.Answered(v1alpha1.ClusterOpsKind, src, "c1", tc.need, tc.endInRecord, decided, op)
+			}
+			b.set(func(b *backendView) {
+				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2"}, sb.ClusterLogEntry{"id": "e3"})
+			})
+			clk.Step(w.Interval)
+			w.pollAll(ctx)
+			if logReads != tc.logReads || nodeReads != tc.nodeReads {
+				t.Errorf("\n%s\nreads at the next poll: log %d, node list %d; want %d, %d", tc.reason, logReads, nodeReads, tc.logReads, tc.nodeReads)
+			}
+			if woken := len(drain(wakes)) > 0; woken != tc.woken {
+				t.Errorf("\n%s\nwoken: %t, want %t", tc.reason, woken, tc.woken)
 			}
 		})
 	}

@@ -30,7 +30,7 @@ import (
 // Activate activates a cluster once expected nodes are online: POST
 // /activate, 202 (docs/steps.md, "Cluster activate").
 func Activate(id string, expected int64) ops.Step {
-	s := ops.Step{Name: "activate", Needs: ops.Needs{Nodes: true, Events: true}, EndInRecord: true,
+	s := ops.Step{Name: "activate", Needs: ops.Needs{Nodes: true, Events: true}, Watches: &ops.Needs{Events: true}, EndInRecord: true,
 		WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerFails,
 		CheckHint: "the cluster's status: an activation may still be running (wait until it is active or back to unready) and a second one would run concurrently",
 		Call:      func(ctx context.Context, api sb.API) error { return api.ActivateCluster(ctx, id) }}
@@ -93,7 +93,7 @@ type AutoExpansion struct {
 // call when the backend expands by itself (docs/steps.md, "Cluster
 // expand").
 func Expand(id string, expected int64, auto AutoExpansion) ops.Step {
-	s := ops.Step{Name: "expand", Needs: ops.Needs{Nodes: true, Events: true, Tasks: true},
+	s := ops.Step{Name: "expand", Needs: ops.Needs{Nodes: true, Events: true, Tasks: true}, Watches: &ops.Needs{Events: true},
 		WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerFails,
 		CheckHint: "the cluster's status and logs: an expansion may be running (in_expansion), and a second one would create lvstores concurrently",
 		Call:      func(ctx context.Context, api sb.API) error { return api.ExpandCluster(ctx, id) }}
