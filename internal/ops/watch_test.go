@@ -72,6 +72,24 @@ func (b *backendView) api() *fake.MockClient {
 	}
 }
 
+// readCounts counts the reads of a backendView's log and node list.
+type readCounts struct{ logs, nodes int }
+
+// countedAPI is b's API, counting its log and node-list reads.
+func countedAPI(b *backendView) (*fake.MockClient, *readCounts) {
+	api, reads := b.api(), &readCounts{}
+	logs, nodes := api.MockClusterLogs, api.MockListStorageNodes
+	api.MockClusterLogs = func(ctx context.Context, id string, limit int) ([]sb.ClusterLogEntry, error) {
+		reads.logs++
+		return logs(ctx, id, limit)
+	}
+	api.MockListStorageNodes = func(ctx context.Context, id string) ([]sb.StorageNodeDTO, error) {
+		reads.nodes++
+		return nodes(ctx, id)
+	}
+	return api, reads
+}
+
 // newTestWatcher is a watcher on a fake clock at t0, waking ClusterOps.
 func newTestWatcher(linger time.Duration) (*Watcher, *clocktesting.FakeClock, <-chan event.GenericEvent) {
 	clk := clocktesting.NewFakeClock(t0)
@@ -455,17 +473,7 @@ func TestWatcherAnswered(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
 				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
-			api := b.api()
-			logReads, nodeReads := 0, 0
-			logs, nodes := api.MockClusterLogs, api.MockListStorageNodes
-			api.MockClusterLogs = func(ctx context.Context, id string, limit int) ([]sb.ClusterLogEntry, error) {
-				logReads++
-				return logs(ctx, id, limit)
-			}
-			api.MockListStorageNodes = func(ctx context.Context, id string) ([]sb.StorageNodeDTO, error) {
-				nodeReads++
-				return nodes(ctx, id)
-			}
+			api, reads := countedAPI(b)
 			src := Source{Key: "k", API: api}
 			w, clk, wakes := newTestWatcher(time.Minute)
 			w.Interval, w.ProbeInterval = 250*time.Millisecond, 500*time.Millisecond
@@ -482,7 +490,7 @@ func TestWatcherAnswered(t *testing.T) {
 				w.pollAll(ctx)
 				drain(wakes)
 			}
-			logReads, nodeReads = 0, 0
+			*reads = readCounts{}
 			if tc.answered {
 				decided := seen
 				if tc.unobserved {
@@ -495,8 +503,8 @@ func TestWatcherAnswered(t *testing.T) {
 			})
 			clk.Step(w.Interval)
 			w.pollAll(ctx)
-			if logReads != tc.logReads || nodeReads != tc.nodeReads {
-				t.Errorf("\n%s\nreads at the next poll: log %d, node list %d; want %d, %d", tc.reason, logReads, nodeReads, tc.logReads, tc.nodeReads)
+			if reads.logs != tc.logReads || reads.nodes != tc.nodeReads {
+				t.Errorf("\n%s\nreads at the next poll: log %d, node list %d; want %d, %d", tc.reason, reads.logs, reads.nodes, tc.logReads, tc.nodeReads)
 			}
 			if woken := len(drain(wakes)) > 0; woken != tc.woken {
 				t.Errorf("\n%s\nwoken: %t, want %t", tc.reason, woken, tc.woken)
@@ -523,28 +531,18 @@ func watchingNodesAndEvents(api sb.API, c sb.ClusterDTO) (*Watcher, *clocktestin
 func TestWatcherReadsTheLogOncePerChange(t *testing.T) {
 	b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
 		nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
-	api := b.api()
-	logReads, nodeReads := 0, 0
-	logs, nodes := api.MockClusterLogs, api.MockListStorageNodes
-	api.MockClusterLogs = func(ctx context.Context, id string, limit int) ([]sb.ClusterLogEntry, error) {
-		logReads++
-		return logs(ctx, id, limit)
-	}
-	api.MockListStorageNodes = func(ctx context.Context, id string) ([]sb.StorageNodeDTO, error) {
-		nodeReads++
-		return nodes(ctx, id)
-	}
+	api, reads := countedAPI(b)
 	w, clk, wakes, op := watchingNodesAndEvents(api, b.cluster)
 	ctx := context.Background()
 	b.set(func(b *backendView) {
 		b.nodes[0].Status = sb.NodeOffline
 		b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "message": "Storage node status changed from online to offline"})
 	})
-	logReads, nodeReads = 0, 0
+	*reads = readCounts{}
 	clk.Step(time.Second)
 	w.pollAll(ctx)
-	if logReads != 1 || nodeReads != 1 {
-		t.Errorf("a new event: log read %d times, node list %d times; want each once", logReads, nodeReads)
+	if reads.logs != 1 || reads.nodes != 1 {
+		t.Errorf("a new event: log read %d times, node list %d times; want each once", reads.logs, reads.nodes)
 	}
 	if diff := cmp.Diff([]types.NamespacedName{op}, drain(wakes)); diff != "" {
 		t.Errorf("a new event: wake-ups: -want, +got:\n%s", diff)
