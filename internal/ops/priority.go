@@ -37,8 +37,13 @@ import (
 // holding a lock must not wait behind them: their reconciles decide how
 // soon a finished backend action is seen and the next operation starts.
 const (
-	// PriorityActive: an operation holding its lock, a watcher wake-up, and
-	// the next in line when a lock is released.
+	// PriorityChanged: a watcher wake-up, a change the backend shows to an
+	// operation holding its lock (most often its end). It goes before the
+	// other active reconciles, the lock handovers of a burst among them, so
+	// that a finished action is recorded first.
+	PriorityChanged = 200
+	// PriorityActive: an operation holding its lock, and the next in line
+	// when a lock is released.
 	PriorityActive = 100
 	// PriorityIdle: a queued or finished operation's own re-poll (the same
 	// as controller-runtime's priority for unchanged objects).

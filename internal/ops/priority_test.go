@@ -24,6 +24,7 @@ import (
 	"github.com/pkg/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	crfake "sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -69,6 +70,34 @@ func TestWithPriority(t *testing.T) {
 				t.Errorf("\n%s\nfirst out of the queue: %s at priority %d, want op1 at %d (before the idle one added earlier)", tc.reason, got.Name, p, PriorityActive)
 			}
 		})
+	}
+}
+
+// TestWakeUpsGoFirst: a watcher wake-up (the backend changed for an
+// operation holding its lock, most often its end) leaves the work queue
+// before the other active reconciles, a burst's lock handovers among them.
+func TestWakeUpsGoFirst(t *testing.T) {
+	w, _, _ := newTestWatcher(time.Minute)
+	q := priorityqueue.New[reconcile.Request]("test")
+	defer q.ShutDown()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := w.wakeUps(v1alpha1.ClusterOpsKind, func() client.Object { return &v1alpha1.ClusterOps{} }).Start(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	handover := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: testNS, Name: "next"}}
+	q.AddWithOpts(priorityqueue.AddOpts{Priority: ptr.To(PriorityActive)}, handover)
+	w.Wake(v1alpha1.ClusterOpsKind, types.NamespacedName{Namespace: testNS, Name: "op1"})
+	// The source hands the wake-up to the queue in its own goroutine.
+	if err := wait.PollUntilContextTimeout(ctx, time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+		return q.Len() == 2, nil
+	}); err != nil {
+		t.Fatalf("the wake-up did not reach the queue: %v", err)
+	}
+	got, p, _ := q.GetWithPriority()
+	if got.Name != "op1" || p != PriorityChanged {
+		t.Errorf("first out of the queue: %s at priority %d, want the woken op1 at %d (before the handover added earlier at %d)",
+			got.Name, p, PriorityChanged, PriorityActive)
 	}
 }
 

@@ -439,5 +439,11 @@ func (w *Watcher) Register(mgr manager.Manager, b *builder.Builder, kind string,
 	if err != nil {
 		return nil, err
 	}
-	return b.WatchesRawSource(source.Channel(w.events(kind, newObject), WithPriority(&handler.EnqueueRequestForObject{}, PriorityActive))), nil
+	return b.WatchesRawSource(w.wakeUps(kind, newObject)), nil
+}
+
+// wakeUps is the source of the watcher's wake-ups of kind, enqueued at
+// PriorityChanged.
+func (w *Watcher) wakeUps(kind string, newObject func() client.Object) source.Source {
+	return source.Channel(w.events(kind, newObject), WithPriority(&handler.EnqueueRequestForObject{}, PriorityChanged))
 }
