@@ -304,7 +304,7 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 		if rec := RecordOf(hist, o.GetUID()); rec != nil {
 			st.Phase, st.Reason, st.Message, st.CompletedAt = rec.Phase, rec.Reason, rec.Message, rec.CompletedAt
 			if Holds(t, o) {
-				if err := e.Lock.FinishIn(ctx, r.Target, r.Target, o, nil, e.successor(ctx, r)); err != nil {
+				if err := e.Lock.FinishIn(ctx, r.Target, r.Target, o, nil, e.successor(ctx, r), nil); err != nil {
 					return false, errors.Wrap(err, errFinish)
 				}
 			}
@@ -854,7 +854,7 @@ func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhas
 	e.Watcher.Unwatch(e.Kind, r.Source, r.ClusterID, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 	if st.StartedAt != nil {
 		rec := recordFor(o)
-		if err := e.Lock.FinishIn(ctx, r.Target, r.historyKey(), o, &rec, e.successor(ctx, r)); err != nil {
+		if err := e.Lock.FinishIn(ctx, r.Target, r.historyKey(), o, &rec, e.successor(ctx, r), e.seenAfterCalls(r)); err != nil {
 			return errors.Wrap(err, errFinish)
 		}
 	} else if err := e.passOn(ctx, r, e.heldInCache(ctx, r)); err != nil {
@@ -874,6 +874,18 @@ func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhas
 		e.record(o, event.Warning(event.Reason(reason), errors.New(st.Message)))
 	}
 	return nil
+}
+
+// seenAfterCalls is the newest shared observation of r's cluster made
+// after the operation's last call, for the finishing write to show; nil
+// when it sent none (its target is as it was) or there is no such
+// observation.
+func (e *Engine) seenAfterCalls(r Run) *Snapshot {
+	st := r.Object.GetOperationStatus()
+	if len(st.Calls) == 0 || e.Observer == nil {
+		return nil
+	}
+	return e.Observer.Seen(r.Source, r.ClusterID, decideAfter(st))
 }
 
 // successor returns the operation r's lock passes to when r's operation
@@ -924,7 +936,7 @@ func (e *Engine) passOn(ctx context.Context, r Run, holds bool) error {
 	if !holds {
 		return nil
 	}
-	return errors.Wrap(e.Lock.FinishIn(ctx, r.Target, r.historyKey(), r.Object, nil, e.successor(ctx, r)), errFinish)
+	return errors.Wrap(e.Lock.FinishIn(ctx, r.Target, r.historyKey(), r.Object, nil, e.successor(ctx, r), nil), errFinish)
 }
 
 func recordFor(o Object) v1alpha1.OperationRecord {

@@ -1049,6 +1049,10 @@ func TestEngineLifecycle(t *testing.T) {
 	kube := newKube(t, nil, storageCluster(), operation())
 	clk := &clock{now: t0.Add(time.Second)}
 	e := newEngine(kube, clk)
+	e.Observer.Now = clk.Now
+	e.Lock.ObserveTarget = func(t Target, s *Snapshot) {
+		t.(*v1alpha1.StorageCluster).Status.AtProvider.Status = string(s.Cluster.Status)
+	}
 	b := &backend{status: sb.ClusterUnready}
 	b.onCall = func() { b.set(sb.ClusterInActivation) } // the backend starts acting on the call
 	api := b.api()
@@ -1121,6 +1125,9 @@ func TestEngineLifecycle(t *testing.T) {
 	c := getCluster(t, kube)
 	if c.Status.AtProvider.ActiveOperation != nil {
 		t.Errorf("done: lock %+v, want released", c.Status.AtProvider.ActiveOperation)
+	}
+	if got := c.Status.AtProvider.Status; got != string(sb.ClusterActive) {
+		t.Errorf("done: the released target shows status %q, want %q: what the operation saw after its call, written with the release", got, sb.ClusterActive)
 	}
 	want := []v1alpha1.OperationRecord{{Name: "op1", UID: "uid-1", Type: "Activate", Phase: v1alpha1.OperationSucceeded, Reason: ReasonCompleted,
 		StartedAt: at(time.Second), CompletedAt: at(3 * time.Second), SpecHash: testHash}}

@@ -54,31 +54,10 @@ func TargetAppeared() predicate.Predicate {
 	}
 }
 
-// OperationFinished passes the update of a StorageCluster or StorageNode
-// whose lock was released or whose history gained a record: an operation on
-// it finished, so what the backend shows of it has likely changed and the
-// steady-state controller should observe it now rather than at its next
-// poll (docs/operations-engine.md, "After an operation").
-func OperationFinished() predicate.Predicate {
-	return predicate.Funcs{
-		UpdateFunc: func(e event.UpdateEvent) bool {
-			o, ok1 := e.ObjectOld.(Target)
-			n, ok2 := e.ObjectNew.(Target)
-			if !ok1 || !ok2 {
-				return false
-			}
-			return (o.GetActiveOperation() != nil && n.GetActiveOperation() == nil) || newestRecord(o) != newestRecord(n)
-		},
-		CreateFunc:  func(event.CreateEvent) bool { return false },
-		DeleteFunc:  func(event.DeleteEvent) bool { return false },
-		GenericFunc: func(event.GenericEvent) bool { return false },
-	}
-}
-
 // newestRecord identifies the newest history record (the history is capped,
 // so its length stops changing).
-func newestRecord(t Target) string {
-	h := t.GetOperationHistory()
+func newestRecord(c *v1alpha1.StorageCluster) string {
+	h := c.Status.AtProvider.OperationHistory
 	if len(h) == 0 {
 		return ""
 	}

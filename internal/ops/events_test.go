@@ -24,7 +24,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
@@ -178,66 +177,6 @@ func TestNextWaiting(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.wantWoken, woken); diff != "" {
 				t.Errorf("\n%s\nWokenByLockChange(...): -want, +got:\n%s", tc.reason, diff)
-			}
-		})
-	}
-}
-
-func TestOperationFinished(t *testing.T) {
-	lockedBy := func(uid string) func(c *v1alpha1.StorageCluster) {
-		return func(c *v1alpha1.StorageCluster) {
-			c.Status.AtProvider.ActiveOperation = &v1alpha1.OperationReference{Name: uid, UID: types.UID(uid)}
-		}
-	}
-	recorded := func(uid string) func(c *v1alpha1.StorageCluster) {
-		return func(c *v1alpha1.StorageCluster) {
-			c.Status.AtProvider.OperationHistory = append(c.Status.AtProvider.OperationHistory,
-				v1alpha1.OperationRecord{Name: uid, UID: types.UID(uid), Phase: v1alpha1.OperationSucceeded})
-		}
-	}
-	cluster := func(mods ...func(c *v1alpha1.StorageCluster)) *v1alpha1.StorageCluster {
-		c := &v1alpha1.StorageCluster{}
-		for _, m := range mods {
-			m(c)
-		}
-		return c
-	}
-	node := func(records ...string) *v1alpha1.StorageNode {
-		n := &v1alpha1.StorageNode{}
-		for _, uid := range records {
-			n.Status.AtProvider.OperationHistory = append(n.Status.AtProvider.OperationHistory,
-				v1alpha1.OperationRecord{Name: uid, UID: types.UID(uid), Phase: v1alpha1.OperationFailed})
-		}
-		return n
-	}
-	p := OperationFinished()
-	update := func(o, n client.Object) bool { return p.Update(event.UpdateEvent{ObjectOld: o, ObjectNew: n}) }
-	cases := map[string]struct {
-		reason string
-		got    bool
-		want   bool
-	}{
-		"LockReleased": {reason: "A released lock means an operation on the cluster (or one of its nodes) finished.",
-			got: update(cluster(lockedBy("a")), cluster()), want: true},
-		"Recorded": {reason: "A cluster operation's finish adds its record with the release.",
-			got: update(cluster(lockedBy("a")), cluster(recorded("a"))), want: true},
-		"NodeRecorded": {reason: "A node operation's finish adds its record to the node.",
-			got: update(node("a"), node("a", "b")), want: true},
-		"LockTaken": {reason: "An operation that takes the lock has not changed the backend yet.",
-			got: update(cluster(), cluster(lockedBy("a"))), want: false},
-		"OtherStatus": {reason: "A status change of the observation itself must not re-trigger the observation.",
-			got: update(cluster(lockedBy("a"), recorded("b")), func() *v1alpha1.StorageCluster {
-				c := cluster(lockedBy("a"), recorded("b"))
-				c.Status.AtProvider.Status = "active"
-				return c
-			}()), want: false},
-		"Created": {reason: "Creation is the steady-state controller's own filter's to pass.",
-			got: p.Create(event.CreateEvent{Object: cluster()}), want: false},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			if tc.got != tc.want {
-				t.Errorf("\n%s\nOperationFinished() = %t, want %t", tc.reason, tc.got, tc.want)
 			}
 		})
 	}

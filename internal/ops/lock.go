@@ -65,6 +65,14 @@ type Lock struct {
 	NewHistory func() Target
 	// Kind is the kind of the operations taking this lock, recorded in it.
 	Kind string
+	// ObserveTarget and ObserveHistory write what a snapshot shows of the
+	// target, or of the object keeping the history, into its status (the
+	// steady-state controller's view of it), so that the write finishing
+	// an operation also shows its effect (docs/operations-engine.md,
+	// "After an operation"). Nil: that object's status waits for its
+	// controller's next poll.
+	ObserveTarget  func(t Target, s *Snapshot)
+	ObserveHistory func(h Target, s *Snapshot)
 }
 
 // refTo is the lock reference of o, an operation of the lock's kind or, when
@@ -230,9 +238,11 @@ func (l *Lock) Release(ctx context.Context, key types.NamespacedName, o, next Ob
 // historyKey (unless a record of o is already there). When both are one
 // object that is one write; otherwise the record is written first, then
 // the lock released, so a crash in between leaves a lock whose holder is
-// finished, and is taken over. A missing target is not an error: there is
-// nothing to keep.
-func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord, next Object) error {
+// finished, and is taken over. A write it makes also shows seen (nil: no
+// observation made after o's last call) through ObserveTarget and
+// ObserveHistory. A missing target is not an error: there is nothing to
+// keep.
+func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord, next Object, seen *Snapshot) error {
 	// Another writer of the target's status (its own controller's drift
 	// check) makes a write conflict now and then: it is tried again at
 	// once on a copy read from the API server, rather than left to the
@@ -240,7 +250,7 @@ func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.Namespace
 	// requeue backoff can put a minute away.
 	fresh := false
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		err := l.finishIn(ctx, lockKey, historyKey, o, rec, next, fresh)
+		err := l.finishIn(ctx, lockKey, historyKey, o, rec, next, seen, fresh)
 		fresh = true
 		return err
 	})
@@ -248,7 +258,7 @@ func (l *Lock) FinishIn(ctx context.Context, lockKey, historyKey types.Namespace
 
 // finishIn is one attempt of FinishIn; fresh reads the objects from the
 // API server instead of the cache.
-func (l *Lock) finishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord, next Object, fresh bool) error {
+func (l *Lock) finishIn(ctx context.Context, lockKey, historyKey types.NamespacedName, o Object, rec *v1alpha1.OperationRecord, next Object, seen *Snapshot, fresh bool) error {
 	read, fromAPI := client.Reader(l.Kube), fresh && l.Reader != nil
 	if fromAPI {
 		read = l.Reader
@@ -267,6 +277,7 @@ func (l *Lock) finishIn(ctx context.Context, lockKey, historyKey types.Namespace
 				changed = true
 			}
 			if changed {
+				observe(l.ObserveHistory, h, seen)
 				if err := l.Kube.Status().Update(ctx, h); err != nil {
 					return errors.Wrap(err, errUpdateTarget)
 				}
@@ -311,7 +322,15 @@ func (l *Lock) finishIn(ctx context.Context, lockKey, historyKey types.Namespace
 	if !changed {
 		return nil
 	}
+	observe(l.ObserveTarget, t, seen)
 	return errors.Wrap(l.Kube.Status().Update(ctx, t), errUpdateTarget)
+}
+
+// observe shows seen in t through f, when both are set.
+func observe(f func(Target, *Snapshot), t Target, seen *Snapshot) {
+	if f != nil && seen != nil {
+		f(t, seen)
+	}
 }
 
 // appendRecord adds rec to t's bounded history unless a record of o is

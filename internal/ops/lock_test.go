@@ -33,6 +33,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
 
 // errReader fails every read.
@@ -185,16 +186,21 @@ func TestFinish(t *testing.T) {
 	}
 	other := &v1alpha1.OperationReference{Name: "op0", UID: "uid-0"}
 
+	seen := &Snapshot{Cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterSuspended}}
+
 	type args struct {
 		cluster *v1alpha1.StorageCluster // nil: missing
 		rec     *v1alpha1.OperationRecord
 		next    Object
+		seen    *Snapshot
 	}
 	type want struct {
 		err       string
 		lock      *v1alpha1.OperationReference
 		history   []v1alpha1.OperationRecord
 		unwritten bool
+		// shown is the cluster status the target's atProvider shows.
+		shown string
 	}
 	cases := map[string]struct {
 		reason string
@@ -246,6 +252,16 @@ func TestFinish(t *testing.T) {
 			args:   args{cluster: storageCluster(lockedBy(other), withHistory(rec1)), rec: &rec1},
 			want:   want{lock: other, history: []v1alpha1.OperationRecord{rec1}, unwritten: true},
 		},
+		"ShowsWhatWasSeen": {
+			reason: "The write that releases the lock also shows what the operation saw of the target after its last call.",
+			args:   args{cluster: storageCluster(lockedBy(lockOf(op1, v1alpha1.OperationRunning))), rec: &rec1, seen: seen},
+			want:   want{history: []v1alpha1.OperationRecord{rec1}, shown: string(sb.ClusterSuspended)},
+		},
+		"SeenWrittenOnlyWithTheFinish": {
+			reason: "An observation alone is no reason to write the target: that is its own controller's job.",
+			args:   args{cluster: storageCluster(lockedBy(other), withHistory(rec1)), rec: &rec1, seen: seen},
+			want:   want{lock: other, history: []v1alpha1.OperationRecord{rec1}, unwritten: true},
+		},
 		"TargetMissing": {
 			reason: "A missing target is not an error: there is nothing to keep.",
 			args:   args{rec: &rec1},
@@ -263,7 +279,11 @@ func TestFinish(t *testing.T) {
 			if tc.args.cluster != nil {
 				rv = getCluster(t, kube).ResourceVersion
 			}
-			err := newLock(kube).FinishIn(context.Background(), targetKey, targetKey, getOp(t, kube, "op1"), tc.args.rec, tc.args.next)
+			l := newLock(kube)
+			l.ObserveTarget = func(t Target, s *Snapshot) {
+				t.(*v1alpha1.StorageCluster).Status.AtProvider.Status = string(s.Cluster.Status)
+			}
+			err := l.FinishIn(context.Background(), targetKey, targetKey, getOp(t, kube, "op1"), tc.args.rec, tc.args.next, tc.args.seen)
 			gotErr := ""
 			if err != nil {
 				gotErr = err.Error()
@@ -281,6 +301,9 @@ func TestFinish(t *testing.T) {
 			if diff := cmp.Diff(tc.want.history, c.Status.AtProvider.OperationHistory, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("\n%s\npersisted history: -want, +got:\n%s", tc.reason, diff)
 			}
+			if diff := cmp.Diff(tc.want.shown, c.Status.AtProvider.Status); diff != "" {
+				t.Errorf("\n%s\npersisted atProvider.status: -want, +got:\n%s", tc.reason, diff)
+			}
 			if tc.want.unwritten && c.ResourceVersion != rv {
 				t.Errorf("\n%s\nthe target was written (resourceVersion %s -> %s)", tc.reason, rv, c.ResourceVersion)
 			}
@@ -295,7 +318,7 @@ func TestFinishConfirmsWithTheAPIServer(t *testing.T) {
 	// The cache still shows the cluster as it was before the lock was taken.
 	cache := staleGet{Client: api, obj: storageCluster()}
 	l := &Lock{Kube: cache, Reader: api, NewTarget: func() Target { return &v1alpha1.StorageCluster{} }}
-	if err := l.FinishIn(context.Background(), targetKey, targetKey, getOp(t, api, "op1"), nil, nil); err != nil {
+	if err := l.FinishIn(context.Background(), targetKey, targetKey, getOp(t, api, "op1"), nil, nil, nil); err != nil {
 		t.Fatalf("Finish(...): %v", err)
 	}
 	if a := getCluster(t, api).Status.AtProvider.ActiveOperation; a != nil {
@@ -336,7 +359,7 @@ func TestFinishRetriesAConflict(t *testing.T) {
 				},
 			}, op1.DeepCopy(), storageCluster(lockedBy(lockOf(op1, v1alpha1.OperationRunning))))
 			rec := recordFor(op1)
-			err := newLock(kube).FinishIn(context.Background(), targetKey, targetKey, getOp(t, kube, "op1"), &rec, nil)
+			err := newLock(kube).FinishIn(context.Background(), targetKey, targetKey, getOp(t, kube, "op1"), &rec, nil, nil)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("\n%s\nFinish(...): %v, want error %t", tc.reason, err, tc.wantErr)
 			}
@@ -360,7 +383,7 @@ func TestFinishTrustsACachedRecord(t *testing.T) {
 	recorded.Status.AtProvider.OperationHistory = []v1alpha1.OperationRecord{recordFor(op1)}
 	kube := newKube(t, nil, op1.DeepCopy(), recorded)
 	l := &Lock{Kube: kube, Reader: errReader{err: errors.New("boom")}, NewTarget: func() Target { return &v1alpha1.StorageCluster{} }}
-	if err := l.FinishIn(context.Background(), targetKey, targetKey, getOp(t, kube, "op1"), nil, nil); err != nil {
+	if err := l.FinishIn(context.Background(), targetKey, targetKey, getOp(t, kube, "op1"), nil, nil, nil); err != nil {
 		t.Errorf("\nA cached copy with the operation's record shows its lock released (one write): the API server is not asked.\nFinish(...): %v", err)
 	}
 }
@@ -449,7 +472,7 @@ func (s staleGet) Get(_ context.Context, _ client.ObjectKey, o client.Object, _ 
 func TestFinishTargetUnreadable(t *testing.T) {
 	// A client whose reads fail with something other than NotFound.
 	l := newLock(failingGet{Client: newKube(t, nil), err: errors.New("boom")})
-	err := l.FinishIn(context.Background(), targetKey, targetKey, operation(), nil, nil)
+	err := l.FinishIn(context.Background(), targetKey, targetKey, operation(), nil, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), errGetTarget+": boom") {
 		t.Errorf("\nAn unreadable target is an error, wrapped.\nFinish(...): got %v", err)
 	}

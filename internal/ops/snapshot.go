@@ -254,6 +254,55 @@ func (o *Observer) Since(ctx context.Context, src Source, id string, need Needs,
 	return o.snapshot(ctx, src, id, need, latest(o.since(o.MaxAge), since), latest(o.since(o.detailMaxAge()), since))
 }
 
+// Seen returns the newest observation of cluster id the Observer holds,
+// without reading the backend: the cluster record, and the node list when
+// it too was requested at or after since. Nil when no record was, or when
+// a read of it is in flight (its answer may be newer).
+func (o *Observer) Seen(src Source, id string, since time.Time) *Snapshot {
+	s := &Snapshot{At: o.now()}
+	var clusters []sb.ClusterDTO
+	for _, key := range []string{src.Key + "|clusters", src.Key + "|cluster|" + id} {
+		v, at, ok := o.cached(key, since)
+		if ok {
+			clusters, s.ObservedAt = v.([]sb.ClusterDTO), at //nolint:forcetypeassert // the cache holds what the fetch stored.
+			break
+		}
+	}
+	found := false
+	for _, c := range clusters {
+		if c.ID == id {
+			s.Cluster, found = c, true
+			break
+		}
+	}
+	if !found {
+		return nil
+	}
+	if v, at, ok := o.cached(src.Key+"|nodes|"+id, since); ok {
+		s.Nodes = v.([]sb.StorageNodeDTO) //nolint:forcetypeassert // as above.
+		if at.Before(s.ObservedAt) {
+			s.ObservedAt = at
+		}
+	}
+	return s
+}
+
+// cached returns the value held for key when it was read without error at
+// or after since and no read of it is in flight.
+func (o *Observer) cached(key string, since time.Time) (any, time.Time, bool) {
+	o.mu.Lock()
+	e, ok := o.entries[key]
+	o.mu.Unlock()
+	if !ok || !e.mu.TryLock() {
+		return nil, time.Time{}, false
+	}
+	defer e.mu.Unlock()
+	if e.at.IsZero() || e.at.Before(since) || e.err != nil || e.val == nil {
+		return nil, time.Time{}, false
+	}
+	return e.val, e.at, true
+}
+
 func latest(a, b time.Time) time.Time {
 	if a.After(b) {
 		return a

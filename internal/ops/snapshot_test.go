@@ -338,6 +338,82 @@ func TestObserverSharing(t *testing.T) {
 	}
 }
 
+func TestObserverSeen(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	type read struct {
+		at   time.Duration // since t0
+		need Needs
+	}
+	type want struct {
+		found   bool
+		nodes   bool
+		backend int64 // cluster and node reads in all
+	}
+	cases := map[string]struct {
+		reason string
+		reads  []read
+		since  time.Duration
+		want   want
+	}{
+		"NothingRead": {
+			reason: "With nothing observed there is nothing to show, and Seen reads nothing itself.",
+			since:  0,
+			want:   want{},
+		},
+		"RecordAfterSince": {
+			reason: "A record requested after since is shown; without a node list read then, no nodes.",
+			reads:  []read{{at: 2 * time.Second}},
+			since:  time.Second,
+			want:   want{found: true, backend: 1},
+		},
+		"RecordAtSince": {
+			reason: "A record requested exactly at since is shown.",
+			reads:  []read{{at: time.Second, need: Needs{Nodes: true}}},
+			since:  time.Second,
+			want:   want{found: true, nodes: true, backend: 2},
+		},
+		"RecordBeforeSince": {
+			reason: "A record requested before since (before the operation's last call) is not shown.",
+			reads:  []read{{at: 0, need: Needs{Nodes: true}}},
+			since:  time.Second,
+			want:   want{backend: 2},
+		},
+		"NodesBeforeSince": {
+			reason: "A node list older than since is left out even when the record is recent.",
+			reads:  []read{{at: 0, need: Needs{Nodes: true}}, {at: 2 * time.Second}},
+			since:  time.Second,
+			want:   want{found: true, backend: 3},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := &counting{clusterList: []sb.ClusterDTO{{ID: "c0"}, {ID: "c1", Status: sb.ClusterActive}}}
+			src := Source{Key: "k", API: c.api()}
+			var now time.Time
+			o := NewObserver(0)
+			o.Now = func() time.Time { return now }
+			for i, r := range tc.reads {
+				now = t0.Add(r.at)
+				if _, err := o.Fresh(context.Background(), src, "c1", r.need); err != nil {
+					t.Fatalf("\n%s\nread %d: %v", tc.reason, i, err)
+				}
+			}
+			now = t0.Add(time.Hour)
+			s := o.Seen(src, "c1", t0.Add(tc.since))
+			got := want{found: s != nil, backend: c.clusters.Load() + c.nodes.Load()}
+			if s != nil {
+				got.nodes = s.Nodes != nil
+				if s.Cluster.ID != "c1" || s.Cluster.Status != sb.ClusterActive {
+					t.Errorf("\n%s\nSeen(...): cluster %q (%s), want c1 (active)", tc.reason, s.Cluster.ID, s.Cluster.Status)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("\n%s\nSeen(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
 func TestObserverConcurrentSnapshotsFetchOnce(t *testing.T) {
 	c := &counting{clusterList: []sb.ClusterDTO{{ID: "c1", Status: sb.ClusterActive}}, delay: 20 * time.Millisecond}
 	api := c.api()

@@ -29,6 +29,7 @@ import (
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/managedcontroller"
+	"github.com/simplyblock/provider-simplyblock/internal/controller/storagecluster"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
@@ -47,8 +48,9 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.Share
 		List:             &v1alpha1.ClusterOpsList{},
 		New:              func() *v1alpha1.ClusterOps { return &v1alpha1.ClusterOps{} },
 		Lock: &ops.Lock{
-			NewTarget: func() ops.Target { return &v1alpha1.StorageCluster{} },
-			Kind:      v1alpha1.ClusterOpsKind,
+			NewTarget:     func() ops.Target { return &v1alpha1.StorageCluster{} },
+			Kind:          v1alpha1.ClusterOpsKind,
+			ObserveTarget: storagecluster.ShowSeen,
 		},
 		Run:              runFor,
 		WaitingOn:        waitingOn,

@@ -1,11 +1,13 @@
 package storagecluster
 
 import (
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
 // clusterParams maps forProvider onto the backend's create parameters.
@@ -73,6 +75,21 @@ func observe(prev v1alpha1.StorageClusterObservation, c *simplyblock.ClusterDTO)
 		},
 		ActiveOperation:  prev.ActiveOperation,
 		OperationHistory: prev.OperationHistory,
+	}
+}
+
+// show writes the backend's view of c into cr's status: atProvider and
+// the Ready condition.
+func show(cr *v1alpha1.StorageCluster, c *simplyblock.ClusterDTO) {
+	cr.Status.AtProvider = observe(cr.Status.AtProvider, c)
+	cr.SetConditions(availability(c.Status))
+}
+
+// ShowSeen writes what an operation saw of t, a StorageCluster, into its
+// status when the lock is released (ops.Lock.ObserveTarget).
+func ShowSeen(t ops.Target, s *ops.Snapshot) {
+	if cr, ok := t.(*v1alpha1.StorageCluster); ok && meta.GetExternalName(cr) == s.Cluster.ID {
+		show(cr, &s.Cluster)
 	}
 }
 

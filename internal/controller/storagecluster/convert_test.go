@@ -3,11 +3,14 @@ package storagecluster
 import (
 	"testing"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
 func TestClusterParams(t *testing.T) {
@@ -130,6 +133,58 @@ func TestAvailability(t *testing.T) {
 			got := availability(tc.status)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("\n%s\navailability(%q): -want, +got:\n%s\n", tc.reason, tc.status, diff)
+			}
+		})
+	}
+}
+
+func TestShowSeen(t *testing.T) {
+	lock := &v1alpha1.OperationReference{Name: "next", UID: "uid-next"}
+	history := []v1alpha1.OperationRecord{{Name: "op1", UID: "uid-1", Phase: v1alpha1.OperationSucceeded}}
+	cluster := func(id string) *v1alpha1.StorageCluster {
+		cr := &v1alpha1.StorageCluster{}
+		meta.SetExternalName(cr, id)
+		cr.Status.AtProvider = v1alpha1.StorageClusterObservation{ID: id, Status: "active", ActiveOperation: lock, OperationHistory: history}
+		cr.SetConditions(xpv2.Available())
+		return cr
+	}
+	seen := &ops.Snapshot{Cluster: simplyblock.ClusterDTO{ID: "c1", Status: simplyblock.ClusterSuspended}}
+	unavailable := xpv2.Unavailable()
+	unavailable.Message = "cluster status is suspended"
+
+	type want struct {
+		status string
+		ready  xpv2.Condition
+	}
+	cases := map[string]struct {
+		reason string
+		t      ops.Target
+		want   want
+	}{
+		"ShowsTheCluster": {
+			reason: "The cluster's status and Ready condition show what the operation saw; its lock and history stay.",
+			t:      cluster("c1"),
+			want:   want{status: "suspended", ready: unavailable},
+		},
+		"OtherCluster": {
+			reason: "A snapshot of another backend cluster changes nothing.",
+			t:      cluster("c2"),
+			want:   want{status: "active", ready: xpv2.Available()},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ShowSeen(tc.t, seen)
+			cr := tc.t.(*v1alpha1.StorageCluster)
+			got := want{status: cr.Status.AtProvider.Status, ready: cr.GetCondition(xpv2.TypeReady)}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{}), cmpopts.IgnoreFields(xpv2.Condition{}, "LastTransitionTime")); diff != "" {
+				t.Errorf("\n%s\nShowSeen(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(lock, cr.Status.AtProvider.ActiveOperation); diff != "" {
+				t.Errorf("\n%s\nShowSeen(...): lock: -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(history, cr.Status.AtProvider.OperationHistory); diff != "" {
+				t.Errorf("\n%s\nShowSeen(...): history: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

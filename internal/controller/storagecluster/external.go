@@ -68,8 +68,7 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StorageCluster) (ma
 		return managed.ExternalObservation{}, errors.Wrap(err, errGetCluster)
 	}
 
-	cr.Status.AtProvider = observe(cr.Status.AtProvider, c)
-	cr.SetConditions(availability(c.Status))
+	show(cr, c)
 
 	return managed.ExternalObservation{
 		ResourceExists:          true,

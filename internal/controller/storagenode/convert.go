@@ -3,11 +3,13 @@ package storagenode
 import (
 	"fmt"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/managedcontroller"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
 // nodeParams maps forProvider onto the backend's add parameters.
@@ -82,6 +84,31 @@ func observe(prev v1alpha1.StorageNodeObservation, n *simplyblock.StorageNodeDTO
 		AddTask:          prev.AddTask,
 		ActiveOperation:  prev.ActiveOperation,
 		OperationHistory: prev.OperationHistory,
+	}
+}
+
+// show writes the node record n into cr's status: atProvider and the
+// Ready condition.
+func show(cr *v1alpha1.StorageNode, n *simplyblock.StorageNodeDTO) {
+	cr.Status.AtProvider = observe(cr.Status.AtProvider, n)
+	if simplyblock.NodeStatus(n.Status) == simplyblock.NodeRemoved {
+		cr.SetConditions(unavailable(errRemoved))
+		return
+	}
+	cr.SetConditions(availability(n.Status))
+}
+
+// ShowSeen writes what an operation saw of h, a StorageNode, into its
+// status when the operation's record is added to it
+// (ops.Lock.ObserveHistory). A snapshot without the node list, or without
+// the node's record, changes nothing.
+func ShowSeen(h ops.Target, s *ops.Snapshot) {
+	cr, ok := h.(*v1alpha1.StorageNode)
+	if !ok || meta.GetExternalName(cr) == "" {
+		return
+	}
+	if n, ok := s.Node(meta.GetExternalName(cr)); ok && !(n.Status == simplyblock.NodeInCreation && addFailed(cr)) {
+		show(cr, &n)
 	}
 }
 

@@ -3,11 +3,14 @@ package storagenode
 import (
 	"testing"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
+	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -160,6 +163,64 @@ func TestCreating(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, creating(tc.task)); diff != "" {
 				t.Errorf("\n%s\ncreating(...): -want, +got:\n%s\n", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestShowSeen(t *testing.T) {
+	history := []v1alpha1.OperationRecord{{Name: "op1", UID: "uid-1", Phase: v1alpha1.OperationSucceeded}}
+	node := func() *v1alpha1.StorageNode {
+		cr := &v1alpha1.StorageNode{}
+		meta.SetExternalName(cr, testNodeID)
+		cr.Status.AtProvider = v1alpha1.StorageNodeObservation{ID: testNodeID, Status: "online", OperationHistory: history}
+		cr.SetConditions(xpv2.Available())
+		return cr
+	}
+	listing := func(nodes ...simplyblock.StorageNodeDTO) *ops.Snapshot {
+		return &ops.Snapshot{Cluster: simplyblock.ClusterDTO{ID: testClusterID}, Nodes: nodes}
+	}
+
+	type want struct {
+		status string
+		ready  xpv2.Condition
+	}
+	cases := map[string]struct {
+		reason string
+		seen   *ops.Snapshot
+		want   want
+	}{
+		"ShowsTheNode": {
+			reason: "The node's status and Ready condition show what the operation saw; its history stays.",
+			seen:   listing(simplyblock.StorageNodeDTO{ID: testNodeID, Status: simplyblock.NodeSuspended}),
+			want:   want{status: "suspended", ready: unavailable("node status is suspended")},
+		},
+		"Removed": {
+			reason: "A removed node is shown as its own controller shows it.",
+			seen:   listing(simplyblock.StorageNodeDTO{ID: testNodeID, Status: simplyblock.NodeRemoved}),
+			want:   want{status: "removed", ready: unavailable(errRemoved)},
+		},
+		"NoNodeList": {
+			reason: "A snapshot without the node list changes nothing.",
+			seen:   listing(),
+			want:   want{status: "online", ready: xpv2.Available()},
+		},
+		"NotListed": {
+			reason: "A node list without this node changes nothing.",
+			seen:   listing(simplyblock.StorageNodeDTO{ID: "other", Status: simplyblock.NodeSuspended}),
+			want:   want{status: "online", ready: xpv2.Available()},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			cr := node()
+			ShowSeen(cr, tc.seen)
+			got := want{status: cr.Status.AtProvider.Status, ready: cr.GetCondition(xpv2.TypeReady)}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{}), cmpopts.IgnoreFields(xpv2.Condition{}, "LastTransitionTime")); diff != "" {
+				t.Errorf("\n%s\nShowSeen(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(history, cr.Status.AtProvider.OperationHistory); diff != "" {
+				t.Errorf("\n%s\nShowSeen(...): history: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

@@ -100,16 +100,11 @@ func (e *external) Observe(ctx context.Context, cr *v1alpha1.StorageNode) (manag
 	if adopted {
 		managedcontroller.CreateOutcomeFound(cr)
 	}
-	cr.Status.AtProvider = observe(cr.Status.AtProvider, node)
-
-	if simplyblock.NodeStatus(node.Status) == simplyblock.NodeRemoved {
-		if meta.WasDeleted(cr) {
-			return managed.ExternalObservation{ResourceExists: false}, nil
-		}
-		cr.SetConditions(unavailable(errRemoved))
-		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: adopted}, nil
+	if simplyblock.NodeStatus(node.Status) == simplyblock.NodeRemoved && meta.WasDeleted(cr) {
+		cr.Status.AtProvider = observe(cr.Status.AtProvider, node)
+		return managed.ExternalObservation{ResourceExists: false}, nil
 	}
-	cr.SetConditions(availability(node.Status))
+	show(cr, node)
 	// Every creation parameter is immutable at admission; the delete flags
 	// are only read by Delete. There is nothing to update.
 	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: adopted}, nil

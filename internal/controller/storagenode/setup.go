@@ -8,12 +8,10 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/managedcontroller"
-	"github.com/simplyblock/provider-simplyblock/internal/ops"
 	"github.com/simplyblock/provider-simplyblock/internal/providerconfig"
 )
 
@@ -42,7 +40,7 @@ func Setup(mgr ctrl.Manager, o controller.Options) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
-		WithEventFilter(predicate.Or(resource.DesiredStateChanged(), ops.OperationFinished())).
+		WithEventFilter(resource.DesiredStateChanged()).
 		For(&v1alpha1.StorageNode{}).
 		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))
 }

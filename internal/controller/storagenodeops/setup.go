@@ -29,6 +29,8 @@ import (
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/managedcontroller"
+	"github.com/simplyblock/provider-simplyblock/internal/controller/storagecluster"
+	"github.com/simplyblock/provider-simplyblock/internal/controller/storagenode"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
 
@@ -50,9 +52,11 @@ func Setup(mgr ctrl.Manager, o controller.Options, s ops.Settings, sh *ops.Share
 		Lock: &ops.Lock{
 			// Node operations take their cluster's lock and keep their
 			// history on their node.
-			NewTarget:  func() ops.Target { return &v1alpha1.StorageCluster{} },
-			NewHistory: func() ops.Target { return &v1alpha1.StorageNode{} },
-			Kind:       v1alpha1.StorageNodeOpsKind,
+			NewTarget:      func() ops.Target { return &v1alpha1.StorageCluster{} },
+			NewHistory:     func() ops.Target { return &v1alpha1.StorageNode{} },
+			Kind:           v1alpha1.StorageNodeOpsKind,
+			ObserveTarget:  storagecluster.ShowSeen,
+			ObserveHistory: storagenode.ShowSeen,
 		},
 		Run:       runFor,
 		WaitingOn: waitingOn,
