@@ -181,6 +181,14 @@ func lockedBy(r *v1alpha1.OperationReference) clusterModifier {
 	return func(c *v1alpha1.StorageCluster) { c.Status.AtProvider.ActiveOperation = r }
 }
 
+// beingDeleted is a target deleted at t0 (its finalizer keeps it).
+func beingDeleted() clusterModifier {
+	return func(c *v1alpha1.StorageCluster) {
+		c.SetDeletionTimestamp(at(0))
+		c.SetFinalizers([]string{"finalizer.managedresource.crossplane.io"})
+	}
+}
+
 func withHistory(h ...v1alpha1.OperationRecord) clusterModifier {
 	return func(c *v1alpha1.StorageCluster) { c.Status.AtProvider.OperationHistory = h }
 }

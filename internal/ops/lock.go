@@ -20,6 +20,7 @@ import (
 	"context"
 	"sort"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/pkg/errors"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
@@ -326,9 +327,11 @@ func (l *Lock) finishIn(ctx context.Context, lockKey, historyKey types.Namespace
 	return errors.Wrap(l.Kube.Status().Update(ctx, t), errUpdateTarget)
 }
 
-// observe shows seen in t through f, when both are set.
+// observe shows seen in t through f, when both are set and t is not being
+// deleted: a target being deleted shows its deletion (its controller's
+// Deleting condition), not what an operation saw before it.
 func observe(f func(Target, *Snapshot), t Target, seen *Snapshot) {
-	if f != nil && seen != nil {
+	if f != nil && seen != nil && !meta.WasDeleted(t) {
 		f(t, seen)
 	}
 }

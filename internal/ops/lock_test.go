@@ -257,6 +257,11 @@ func TestFinish(t *testing.T) {
 			args:   args{cluster: storageCluster(lockedBy(lockOf(op1, v1alpha1.OperationRunning))), rec: &rec1, seen: seen},
 			want:   want{history: []v1alpha1.OperationRecord{rec1}, shown: string(sb.ClusterSuspended)},
 		},
+		"DeletedTargetShowsItsDeletion": {
+			reason: "A target being deleted gets the release and the record, but not what the operation saw: it shows its deletion.",
+			args:   args{cluster: storageCluster(beingDeleted(), lockedBy(lockOf(op1, v1alpha1.OperationRunning))), rec: &rec1, seen: seen},
+			want:   want{history: []v1alpha1.OperationRecord{rec1}},
+		},
 		"SeenWrittenOnlyWithTheFinish": {
 			reason: "An observation alone is no reason to write the target: that is its own controller's job.",
 			args:   args{cluster: storageCluster(lockedBy(other), withHistory(rec1)), rec: &rec1, seen: seen},
