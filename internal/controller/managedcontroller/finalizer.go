@@ -23,6 +23,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
@@ -85,6 +86,16 @@ type onceStartedFinalizer struct {
 // the operation holds its lock.
 func OnceStarted(f resource.Finalizer) resource.Finalizer {
 	return onceStartedFinalizer{Finalizer: f}
+}
+
+// OperationFinalizer is the finalizer of an operation kind, added and
+// removed through kube, the kind's OperationClient over an ownwrites client:
+// the update that adds it carries the intent of the operation's first call
+// (ops.Engine.CarryIntent), so no later reconcile may read a copy from
+// before it, which would decide that call anew (docs/operations-engine.md,
+// "Reading what it wrote").
+func OperationFinalizer(kube client.Client) resource.Finalizer {
+	return OnceStarted(KeepStatus(resource.NewAPIFinalizer(kube, managed.FinalizerName)))
 }
 
 func (f onceStartedFinalizer) AddFinalizer(ctx context.Context, obj resource.Object) error {

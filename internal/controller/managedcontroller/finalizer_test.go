@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
+	"github.com/simplyblock/provider-simplyblock/internal/ownwrites"
 )
 
 func TestKeepStatus(t *testing.T) {
@@ -169,5 +170,43 @@ func TestOnceStarted(t *testing.T) {
 				t.Errorf("\n%s\nfinalizer stored = %t, want %t", tc.reason, got, tc.want)
 			}
 		})
+	}
+}
+
+func TestOperationFinalizerFencesReads(t *testing.T) {
+	ctx := context.Background()
+	s := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	created := &v1alpha1.ClusterOps{ObjectMeta: metav1.ObjectMeta{Name: "op", Namespace: "ns", UID: "uid-1"}}
+	api := fake.NewClientBuilder().WithScheme(s).WithObjects(created.DeepCopy()).WithStatusSubresource(created).Build()
+	// The cache never catches up: it shows the operation as created.
+	cache := fake.NewClientBuilder().WithScheme(s).WithObjects(created.DeepCopy()).Build()
+	stale := interceptor.NewClient(api, interceptor.Funcs{
+		Get: func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			return cache.Get(ctx, key, obj, opts...)
+		},
+	})
+	kube := OperationClient(v1alpha1.ClusterOpsKind, ownwrites.New(stale, api))
+
+	op := &v1alpha1.ClusterOps{}
+	if err := kube.Get(ctx, client.ObjectKeyFromObject(created), op); err != nil {
+		t.Fatal(err)
+	}
+	started := metav1.Now()
+	op.Status.AtProvider.StartedAt, op.Status.AtProvider.Phase, op.Status.AtProvider.Attempts = &started, v1alpha1.OperationRunning, 1
+	if err := OperationFinalizer(kube).AddFinalizer(ctx, op); err != nil {
+		t.Fatal(err)
+	}
+
+	// The next reconcile reads the operation while the cache is still
+	// behind the update that carried its first intent.
+	next := &v1alpha1.ClusterOps{}
+	if err := kube.Get(ctx, client.ObjectKeyFromObject(created), next); err != nil {
+		t.Fatal(err)
+	}
+	if !meta.FinalizerExists(next, managed.FinalizerName) {
+		t.Errorf("the operation read after its finalizer update has no finalizer: a reconcile would decide its first call anew on a copy from before its intent")
 	}
 }

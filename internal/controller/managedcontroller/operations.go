@@ -98,9 +98,7 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		// (ops.ReconcilerOptions); the operation client recognises the
 		// reconciler's create-pending update after it without reading the
 		// object again.
-		// It is added once the operation holds its lock, with the intent
-		// of its first call (OnceStarted, ops.Engine.CarryIntent).
-		managed.WithFinalizer(OnceStarted(KeepStatus(resource.NewAPIFinalizer(WritingThrough(kube, mgr.GetClient()), managed.FinalizerName)))))
+		managed.WithFinalizer(OperationFinalizer(kube)))
 	opts = append(opts, ops.ReconcilerOptions(&ops.Connector[T]{
 		Kube:    mgr.GetClient(),
 		Usage:   resource.NewProviderConfigUsageTracker(mgr.GetClient(), &apisv1alpha1.ProviderConfigUsage{}),

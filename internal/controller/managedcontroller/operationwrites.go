@@ -71,23 +71,6 @@ func OperationClient(kind string, c client.Client) client.Client {
 	return newOperationClient(kind, c, time.Now)
 }
 
-// WritingThrough returns an operation client like oc (one OperationClient
-// returned) that writes through w: the operation controllers add and remove
-// their finalizer through the manager's client, which does not fence
-// reads (ownwrites), with the same memory of the last updates, so that the
-// reconciler's create-pending update after the finalizer is still
-// recognised. A finalizer write changes no decision in the status: a
-// reconcile on a copy from before it decides the same, and at worst its
-// own finalizer write conflicts.
-func WritingThrough(oc, w client.Client) client.Client {
-	c, ok := oc.(operationClient)
-	if !ok {
-		return w
-	}
-	c.Client = w
-	return c
-}
-
 // NotOwnWrites drops an operation's update events that show only a write
 // kube (an OperationClient) made itself and that leave nothing to decide:
 // its finalizer update (the reconcile that made it goes on), and the status

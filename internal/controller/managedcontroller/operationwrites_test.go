@@ -109,18 +109,6 @@ func TestOperationClient(t *testing.T) {
 			},
 			want: want{updates: 1},
 		},
-		"CreatePendingAfterFinalizerWrittenThroughAnotherWriter": {
-			reason: "The finalizer client (WritingThrough) shares the memory of the last update: the create-pending update after it is not sent.",
-			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
-				meta.AddFinalizer(op, "example.org/f")
-				if err := WritingThrough(c, c.(operationClient).Client).Update(ctx, op); err != nil { //nolint:forcetypeassert // the client under test.
-					return err
-				}
-				meta.SetExternalCreatePending(op, metav1.Now().Time)
-				return c.Update(ctx, op)
-			},
-			want: want{updates: 1},
-		},
 		"ChangeAfterOwnUpdate": {
 			reason: "An update that changes more than the annotation after the client's own update is sent.",
 			write: func(ctx context.Context, c client.Client, op *v1alpha1.ClusterOps, _ *clocktesting.FakeClock) error {
@@ -324,11 +312,11 @@ func TestNotOwnWrites(t *testing.T) {
 			want:   true,
 		},
 		"OwnFinalizerUpdate": {
-			reason: "The event of the finalizer update, written through WritingThrough, is dropped: the reconcile that made it goes on.",
-			write: func(ctx context.Context, c, other client.Client, op *v1alpha1.ClusterOps) (event.UpdateEvent, error) {
+			reason: "The event of the client's own finalizer update is dropped: the reconcile that made it goes on.",
+			write: func(ctx context.Context, c, _ client.Client, op *v1alpha1.ClusterOps) (event.UpdateEvent, error) {
 				old := op.DeepCopy()
 				meta.AddFinalizer(op, "example.org/f")
-				return event.UpdateEvent{ObjectOld: old, ObjectNew: op}, WritingThrough(c, other).Update(ctx, op)
+				return event.UpdateEvent{ObjectOld: old, ObjectNew: op}, c.Update(ctx, op)
 			},
 			want: false,
 		},
