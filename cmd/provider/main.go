@@ -40,6 +40,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/customresourcesgate"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
+	"go.uber.org/zap/zapcore"
 	authv1 "k8s.io/api/authorization/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -94,7 +95,9 @@ func main() {
 	)
 	kingpin.MustParse(app.Parse(os.Args[1:]))
 
-	zl := zap.New(zap.UseDevMode(*debug))
+	// Operations end within a second of each other: log times to the
+	// nanosecond so that a log orders them.
+	zl := zap.New(zap.UseDevMode(*debug), func(o *zap.Options) { o.TimeEncoder = zapcore.RFC3339NanoTimeEncoder })
 	log := logging.NewLogrLogger(zl.WithName("provider-simplyblock"))
 	if *debug {
 		ctrl.SetLogger(zl)
