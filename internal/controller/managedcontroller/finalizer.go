@@ -88,6 +88,13 @@ func OnceStarted(f resource.Finalizer) resource.Finalizer {
 	return onceStartedFinalizer{Finalizer: f}
 }
 
+func (f onceStartedFinalizer) AddFinalizer(ctx context.Context, obj resource.Object) error {
+	if o, ok := obj.(ops.Object); ok && !ops.NeedsFinalizer(o) && !meta.FinalizerExists(obj, managed.FinalizerName) {
+		return nil
+	}
+	return f.Finalizer.AddFinalizer(ctx, obj)
+}
+
 // OperationFinalizer is the finalizer of an operation kind, added and
 // removed through kube, the kind's OperationClient over an ownwrites client:
 // the update that adds it carries the intent of the operation's first call
@@ -96,11 +103,4 @@ func OnceStarted(f resource.Finalizer) resource.Finalizer {
 // "Reading what it wrote").
 func OperationFinalizer(kube client.Client) resource.Finalizer {
 	return OnceStarted(KeepStatus(resource.NewAPIFinalizer(kube, managed.FinalizerName)))
-}
-
-func (f onceStartedFinalizer) AddFinalizer(ctx context.Context, obj resource.Object) error {
-	if o, ok := obj.(ops.Object); ok && !ops.NeedsFinalizer(o) && !meta.FinalizerExists(obj, managed.FinalizerName) {
-		return nil
-	}
-	return f.Finalizer.AddFinalizer(ctx, obj)
 }
