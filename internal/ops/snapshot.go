@@ -163,7 +163,7 @@ type Observer struct {
 	MaxAge time.Duration
 	// DetailMaxAge is how old a shared node list, log window or task list
 	// may be (at least MaxAge): the Watcher reads them again as soon as
-	// the cluster record or the newest event changes, and otherwise once
+	// the cluster's status or the newest event changes, and otherwise once
 	// per DetailMaxAge (docs/operations-engine.md, "What an operation costs
 	// the backend").
 	DetailMaxAge time.Duration
@@ -236,14 +236,14 @@ func (o *Observer) since(maxAge time.Duration) time.Time {
 
 // Snapshot returns a shared observation of cluster id on src.
 func (o *Observer) Snapshot(ctx context.Context, src Source, id string, need Needs) (*Snapshot, error) {
-	return o.snapshot(ctx, src, id, need, o.since(o.MaxAge), o.since(o.detailMaxAge()))
+	return o.snapshot(ctx, src, id, need, o.shared())
 }
 
 // Fresh returns an observation made now, bypassing (and refreshing) the
 // shared one. The guard uses it for a call's baseline.
 func (o *Observer) Fresh(ctx context.Context, src Source, id string, need Needs) (*Snapshot, error) {
 	now := o.since(-1)
-	return o.snapshot(ctx, src, id, need, now, now)
+	return o.snapshot(ctx, src, id, need, freshness{record: now, detail: now, tasks: now})
 }
 
 // Since returns an observation of cluster id every part of which was
@@ -251,7 +251,11 @@ func (o *Observer) Fresh(ctx context.Context, src Source, id string, need Needs)
 // others are read now. A call or its skip is decided on one made after the
 // step started and after its last call (Engine.run).
 func (o *Observer) Since(ctx context.Context, src Source, id string, need Needs, since time.Time) (*Snapshot, error) {
-	return o.snapshot(ctx, src, id, need, latest(o.since(o.MaxAge), since), latest(o.since(o.detailMaxAge()), since))
+	f := o.shared()
+	if since.IsZero() {
+		return o.snapshot(ctx, src, id, need, f)
+	}
+	return o.snapshot(ctx, src, id, need, freshness{record: latest(f.record, since), detail: latest(f.detail, since), tasks: latest(f.tasks, since)})
 }
 
 // Seen returns the newest observation of cluster id the Observer holds,
@@ -279,7 +283,7 @@ func (o *Observer) Seen(src Source, id string, since time.Time) *Snapshot {
 		return nil
 	}
 	if v, at, ok := o.cached(src.Key+"|nodes|"+id, since); ok {
-		s.Nodes = v.([]sb.StorageNodeDTO) //nolint:forcetypeassert // as above.
+		s.Nodes = v.(nodeList).nodes //nolint:forcetypeassert // as above.
 		if at.Before(s.ObservedAt) {
 			s.ObservedAt = at
 		}
@@ -310,11 +314,71 @@ func latest(a, b time.Time) time.Time {
 	return b
 }
 
+// A freshness says from when each part of an observation must have been
+// requested.
+type freshness struct {
+	record, detail time.Time
+	// tasks is for the task list; the other details follow detail.
+	tasks time.Time
+	// nodesByLog: a node list the log vouches for (see nodeList) counts
+	// as fresh when it is younger than the detail floor. Never for a
+	// decision, which reads what it decides on.
+	nodesByLog bool
+}
+
+// shared is the freshness of a shared observation: each part at most its
+// MaxAge old.
+func (o *Observer) shared() freshness {
+	detail := o.since(o.detailMaxAge())
+	return freshness{record: o.since(o.MaxAge), detail: detail, tasks: detail, nodesByLog: true}
+}
+
 // freshDetail returns an observation whose cluster record is shared and
-// whose other parts were requested at or after since: what the Watcher
-// reads once the cluster record or the newest event changed.
+// whose log and task list were requested at or after since, and its node
+// list too unless the log vouches for it: what the Watcher reads once the
+// cluster status or the newest event changed.
 func (o *Observer) freshDetail(ctx context.Context, src Source, id string, need Needs, since time.Time) (*Snapshot, error) {
-	return o.snapshot(ctx, src, id, need, o.since(o.MaxAge), since)
+	f := o.shared()
+	f.detail, f.tasks = since, since
+	return o.snapshot(ctx, src, id, need, f)
+}
+
+// freshTasks returns a shared observation whose task list was requested at
+// or after since: what the Watcher reads once only is_re_balancing changed,
+// which follows the task list alone.
+func (o *Observer) freshTasks(ctx context.Context, src Source, id string, need Needs, since time.Time) (*Snapshot, error) {
+	f := o.shared()
+	f.tasks = since
+	return o.snapshot(ctx, src, id, need, f)
+}
+
+// A nodeList is a read of a cluster's node list, with the newest event of
+// the log window read before it (mark, when marked). A later log read that
+// shows nothing after mark but cluster status changes vouches for it: the
+// backend logs every node status change, so the nodes are as they were
+// (docs/operations-engine.md, "What an operation costs the backend").
+type nodeList struct {
+	nodes  []sb.StorageNodeDTO
+	mark   string
+	marked bool
+}
+
+// vouchedBy reports whether window, a log read after the node list was,
+// vouches for it.
+func (l nodeList) vouchedBy(window []Event) bool {
+	if !l.marked {
+		return false
+	}
+	for i := len(window) - 1; i >= 0; i-- {
+		if window[i].ID == l.mark {
+			return true
+		}
+		if window[i].Object != "Cluster" || window[i].To == "" {
+			return false
+		}
+	}
+	// The mark left the window, or the log was empty at the node read.
+	return l.mark == ""
 }
 
 // probeEvents brings cluster id's shared log window up to date when it was
@@ -394,10 +458,9 @@ func (o *Observer) detailMaxAge() time.Duration {
 	return max(o.MaxAge, o.DetailMaxAge)
 }
 
-// snapshot observes cluster id, reading again the cluster record when it
-// was requested before recordSince and the other parts when before
-// detailSince.
-func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Needs, recordSince, detailSince time.Time) (*Snapshot, error) {
+// snapshot observes cluster id, reading again each part requested before
+// what f asks of it.
+func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Needs, f freshness) (*Snapshot, error) {
 	s := &Snapshot{At: o.now()}
 	s.ObservedAt = s.At
 	seen := func(at time.Time) {
@@ -405,14 +468,14 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 			s.ObservedAt = at
 		}
 	}
-	v, at, _, err := o.get(src.Key+"|clusters", recordSince, func(any) (any, error) {
+	v, at, _, err := o.get(src.Key+"|clusters", f.record, func(any) (any, error) {
 		cs, err := src.API.ListClusters(ctx)
 		return cs, errors.Wrap(err, errListClusters)
 	})
 	if err != nil {
 		// The backend fails the whole list while any cluster is in_shrink
 		// (a node removal): read this cluster alone instead.
-		v, at, _, err = o.get(src.Key+"|cluster|"+id, recordSince, func(any) (any, error) {
+		v, at, _, err = o.get(src.Key+"|cluster|"+id, f.record, func(any) (any, error) {
 			c, err := src.API.GetCluster(ctx, id)
 			if err != nil {
 				return nil, errors.Wrap(err, errGetCluster)
@@ -439,10 +502,11 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 	// and later as a new event, which the Watcher's probe sees. Read the
 	// other way round, a node list older than the newest event hid the
 	// change until the detail floor (5 s). So a log read by this snapshot
-	// makes it read the node list after it, even one recent enough.
-	nodesSince := detailSince
+	// makes it read the node list after it, even one recent enough, unless
+	// the log vouches for that one (nodeList).
+	nodesSince := f.detail
 	if need.Events {
-		v, at, read, err := o.get(src.Key+"|logs|"+id, detailSince, func(prev any) (any, error) {
+		v, at, read, err := o.get(src.Key+"|logs|"+id, f.detail, func(prev any) (any, error) {
 			return readEvents(ctx, src, id, prev)
 		})
 		if err != nil {
@@ -455,18 +519,24 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		}
 	}
 	if need.Nodes {
-		v, at, _, err := o.get(src.Key+"|nodes|"+id, nodesSince, func(any) (any, error) {
+		key := src.Key + "|nodes|" + id
+		if floor := o.since(o.detailMaxAge()); f.nodesByLog && need.Events && nodesSince.After(floor) {
+			if v, _, ok := o.cached(key, floor); ok && v.(nodeList).vouchedBy(s.Events) { //nolint:forcetypeassert // as above.
+				nodesSince = floor
+			}
+		}
+		v, at, _, err := o.get(key, nodesSince, func(any) (any, error) {
 			ns, err := src.API.ListStorageNodes(ctx, id)
-			return ns, errors.Wrap(err, errListNodes)
+			return nodeList{nodes: ns, mark: s.LatestEventID(), marked: need.Events}, errors.Wrap(err, errListNodes)
 		})
 		if err != nil {
 			return nil, err
 		}
 		seen(at)
-		s.Nodes = v.([]sb.StorageNodeDTO) //nolint:forcetypeassert // as above.
+		s.Nodes = v.(nodeList).nodes //nolint:forcetypeassert // as above.
 	}
 	if need.Tasks {
-		v, at, _, err := o.get(src.Key+"|tasks|"+id, detailSince, func(any) (any, error) {
+		v, at, _, err := o.get(src.Key+"|tasks|"+id, f.tasks, func(any) (any, error) {
 			ts, err := src.API.ListTasks(ctx, id)
 			return ts, errors.Wrap(err, errListTasks)
 		})

@@ -286,7 +286,7 @@ func TestObserverSharing(t *testing.T) {
 			want: want{clusters: 2, nodes: 2, logs: 1},
 		},
 		"LogReadMakesNodeListReadAfterIt": {
-			reason: "A snapshot that reads the log reads the node list after it, even one recent enough: a node change between the two reads then shows in both.",
+			reason: "A decision (Since) that reads the log reads the node list after it, even one recent enough: a node change between the two reads then shows in both.",
 			calls: []call{{at: 0, key: "k", need: Needs{Events: true}}, {at: 500 * time.Millisecond, key: "k", need: Needs{Nodes: true}},
 				{at: 600 * time.Millisecond, since: after(300 * time.Millisecond), key: "k", need: Needs{Nodes: true, Events: true}}},
 			want: want{clusters: 2, nodes: 2, logs: 2},
@@ -336,6 +336,109 @@ func TestObserverSharing(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestObserverNodeListVouchedByLog(t *testing.T) {
+	all := Needs{Nodes: true, Events: true}
+	clusterEvent := func(id, msg string) sb.ClusterLogEntry {
+		return sb.ClusterLogEntry{"id": id, "object_name": "Cluster", "object_id": "c1", "message": msg}
+	}
+	statusChange := func(id string) sb.ClusterLogEntry {
+		return clusterEvent(id, "Cluster status changed from active to degraded")
+	}
+	cases := map[string]struct {
+		reason string
+		// first is what the node list was read with, at t0.
+		first Needs
+		// added are the events logged after it; nodesAge is how long after
+		// t0 the log is read again (freshDetail, or a decision's Since).
+		added    []sb.ClusterLogEntry
+		decision bool
+		nodesAge time.Duration
+		// nodeReads: of the node list by the second observation.
+		nodeReads int
+	}{
+		"NothingNew": {
+			reason: "A log that shows nothing after the node list's mark vouches for it.",
+			first:  all, nodesAge: time.Second,
+		},
+		"OnlyClusterStatusChanges": {
+			reason: "Cluster status changes change no node record: the log vouches for the node list.",
+			first:  all, added: []sb.ClusterLogEntry{statusChange("e2"), statusChange("e3")}, nodesAge: time.Second,
+		},
+		"NodeEvent": {
+			reason: "A node's event after the mark may be a change the node list does not show: it is read again.",
+			first:  all, nodesAge: time.Second,
+			added:     []sb.ClusterLogEntry{statusChange("e2"), {"id": "e3", "object_name": "StorageNode", "object_id": "n1", "message": "Storage node status changed from online to offline"}},
+			nodeReads: 1,
+		},
+		"OtherClusterEvent": {
+			reason: "A cluster event that is not a status change (here a name change) does not vouch: the node list is read again.",
+			first:  all, added: []sb.ClusterLogEntry{clusterEvent("e2", "Cluster name changed")}, nodesAge: time.Second,
+			nodeReads: 1,
+		},
+		"MarkLeftTheWindow": {
+			reason: "When the mark left the event window, what happened after it is unknown: the node list is read again.",
+			first:  all, added: manyStatusChanges(eventWindow + 1), nodesAge: time.Second,
+			nodeReads: 1,
+		},
+		"ReadWithoutTheLog": {
+			reason: "A node list read without a log read before it has no mark: it is read again.",
+			first:  Needs{Nodes: true}, nodesAge: time.Second,
+			nodeReads: 1,
+		},
+		"OlderThanTheFloor": {
+			reason: "A node list older than DetailMaxAge is read again, whatever the log shows.",
+			first:  all, nodesAge: 2 * time.Minute,
+			nodeReads: 1,
+		},
+		"Decision": {
+			reason: "A decision reads what it decides on: the node list is read again though the log vouches for it.",
+			first:  all, decision: true, nodesAge: time.Second,
+			nodeReads: 1,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
+				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{statusChange("e1")}}
+			api, reads := countedAPI(b)
+			src := Source{Key: "k", API: api}
+			now := t0
+			o := &Observer{MaxAge: 0, DetailMaxAge: time.Minute, Now: func() time.Time { return now }}
+			ctx := context.Background()
+			if _, err := o.Snapshot(ctx, src, "c1", tc.first); err != nil {
+				t.Fatal(err)
+			}
+			b.set(func(b *backendView) { b.events = append(b.events, tc.added...) })
+			*reads = readCounts{}
+			now = t0.Add(tc.nodesAge)
+			var err error
+			if tc.decision {
+				_, err = o.Since(ctx, src, "c1", all, now)
+			} else {
+				_, err = o.freshDetail(ctx, src, "c1", all, now)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reads.logs == 0 {
+				t.Errorf("\n%s\nthe log was not read again", tc.reason)
+			}
+			if reads.nodes != tc.nodeReads {
+				t.Errorf("\n%s\nnode list read %d times, want %d", tc.reason, reads.nodes, tc.nodeReads)
+			}
+		})
+	}
+}
+
+// manyStatusChanges returns n cluster status change events.
+func manyStatusChanges(n int) []sb.ClusterLogEntry {
+	out := make([]sb.ClusterLogEntry, 0, n)
+	for i := range n {
+		out = append(out, sb.ClusterLogEntry{"id": fmt.Sprintf("s%d", i), "object_name": "Cluster", "message": "Cluster status changed from active to degraded"})
+	}
+	return out
 }
 
 func TestObserverSeen(t *testing.T) {

@@ -32,6 +32,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/source"
+
+	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
 
 // A Watcher polls the backend for the clusters that running operations wait
@@ -79,8 +81,12 @@ type clusterWatch struct {
 	src     Source
 	id      string
 	waiters map[waiterKey]*waiter
-	record  string // the fingerprint of the cluster record last polled
-	newest  string // the newest event id last probed
+	// polled: status and rebalancing are what the last poll's cluster
+	// record showed.
+	polled      bool
+	status      sb.ClusterStatus
+	rebalancing bool
+	newest      string // the newest event id last probed
 	// answeredAt: a call on the cluster was answered then; the next poll
 	// probes a log read after it.
 	answeredAt time.Time
@@ -313,15 +319,20 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 
 	// Tiered: the cluster record (one shared list per control plane) every
 	// Interval, the newest event (one small read) every ProbeInterval; the
-	// node list, log window and task list again at once when either
-	// changed, otherwise once they are older than the Observer's
-	// DetailMaxAge.
+	// log window, task list and node list again at once when the cluster's
+	// status or newest event changed (the node list only when the log does
+	// not vouch for it), the task list alone when only is_re_balancing
+	// did, otherwise once they are older than the Observer's DetailMaxAge.
 	snap, err := w.Observer.Snapshot(ctx, src, cw.id, need)
 	if err == nil && (need.Nodes || need.Events || need.Tasks) {
 		w.mu.Lock()
-		record := fingerprint(snap, Needs{})
-		changed := cw.record != "" && cw.record != record
-		cw.record = record
+		// The monitor derives the cluster's status from its nodes, so a
+		// change of it reads the details again; is_re_balancing follows
+		// the task list alone (a migration or balancing task is open),
+		// and the backend logs no event for it.
+		statusChanged := cw.polled && cw.status != snap.Cluster.Status
+		rebalancingChanged := cw.polled && cw.rebalancing != snap.Cluster.IsReBalancing
+		cw.polled, cw.status, cw.rebalancing = true, snap.Cluster.Status, snap.Cluster.IsReBalancing
 		// The newest event shows cluster and node status changes (the
 		// backend logs those), not task changes: a waiter on tasks alone
 		// (a rebalance) learns of them from the record (is_re_balancing)
@@ -342,7 +353,7 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 		// read of the log.
 		since := w.Observer.since(-1)
 		newEvent := false
-		if !changed && probe {
+		if !statusChanged && probe {
 			if newest, at, perr := w.Observer.probeEvents(ctx, src, cw.id, probeSince); perr == nil {
 				w.mu.Lock()
 				newEvent = cw.newest != "" && cw.newest != newest
@@ -350,15 +361,18 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 				w.mu.Unlock()
 			}
 		}
+		tasksChanged := rebalancingChanged && need.Tasks
 		switch {
-		case changed || newEvent && !endsInRecord:
+		case statusChanged || newEvent && !endsInRecord:
 			snap, err = w.Observer.freshDetail(ctx, src, cw.id, need, since)
+		case tasksChanged:
+			snap, err = w.Observer.freshTasks(ctx, src, cw.id, need, w.Observer.since(-1))
 		case newEvent:
 			// The probe brought the log up to date; the node and task
 			// lists may be as old as the detail floor.
 			snap, err = w.Observer.Snapshot(ctx, src, cw.id, need)
 		}
-		if err == nil && need.Events && (changed || newEvent) {
+		if err == nil && need.Events && (statusChanged || newEvent || tasksChanged) {
 			w.mu.Lock()
 			cw.newest = snap.LatestEventID()
 			w.mu.Unlock()

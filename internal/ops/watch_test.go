@@ -280,9 +280,13 @@ func TestWatcherTiers(t *testing.T) {
 			after: 500 * time.Millisecond, endInRecord: true, nodeReads: 1, woken: true,
 		},
 		"RecordChangedEndInRecord": {
-			reason: "For a waiter whose end shows in the cluster record, a changed record makes the node list be read again at once.",
-			change: func(b *backendView) { b.cluster.Status = sb.ClusterDegraded },
-			after:  500 * time.Millisecond, endInRecord: true, nodeReads: 2, woken: true,
+			reason: "For a waiter whose end shows in the cluster record, a changed record makes the node list be read again at once when the log shows a node's change since it was read.",
+			change: func(b *backendView) {
+				b.cluster.Status = sb.ClusterDegraded
+				b.nodes[0].Status = sb.NodeOffline
+				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "object_name": "StorageNode", "message": "Storage node status changed from online to offline"})
+			},
+			after: 500 * time.Millisecond, endInRecord: true, nodeReads: 2, woken: true,
 		},
 	}
 	for name, tc := range cases {
@@ -571,9 +575,12 @@ func TestWatcherSeesAChangeBetweenItsReads(t *testing.T) {
 	w, clk, wakes, op := watchingNodesAndEvents(api, b.cluster)
 	ctx := context.Background()
 
-	// The cluster record changes: the poll reads the details again, and the
-	// node goes offline in the middle of it.
-	b.set(func(b *backendView) { b.cluster.Status = sb.ClusterSuspended })
+	// The cluster record changes after a node's change: the poll reads the
+	// details again, and the node goes offline in the middle of it.
+	b.set(func(b *backendView) {
+		b.cluster.Status = sb.ClusterSuspended
+		b.events = append(b.events, sb.ClusterLogEntry{"id": "e1b", "object_name": "StorageNode", "message": "Storage node status changed from online to in_shutdown"})
+	})
 	armed = true
 	clk.Step(time.Second)
 	w.pollAll(ctx)
@@ -585,5 +592,98 @@ func TestWatcherSeesAChangeBetweenItsReads(t *testing.T) {
 	w.pollAll(ctx)
 	if diff := cmp.Diff([]types.NamespacedName{op}, drain(wakes)); diff != "" {
 		t.Errorf("a change between the node list and the log read: wake-ups at the next poll: -want, +got:\n%s", diff)
+	}
+}
+
+// TestWatcherRecordChanges: what a change of the cluster record makes the
+// watcher read again at once, and what it leaves to the probe and the
+// detail floor.
+func TestWatcherRecordChanges(t *testing.T) {
+	statusEvent := sb.ClusterLogEntry{"id": "e2", "object_name": "Cluster", "message": "Cluster status changed from active to degraded"}
+	nodeEvent := sb.ClusterLogEntry{"id": "e2", "object_name": "StorageNode", "message": "Storage node status changed from online to offline"}
+	cases := map[string]struct {
+		reason string
+		need   Needs
+		change func(b *backendView)
+		// reads: of the log, the node list and the task list, by the poll
+		// after the change.
+		reads readCounts
+		tasks int
+	}{
+		"StatusChangedLogVouchesForNodes": {
+			reason: "A changed status reads the log again; a node list read after the log's newest event, which only cluster status changes follow, is not read again (the backend logs every node status change).",
+			need:   Needs{Nodes: true, Events: true},
+			change: func(b *backendView) {
+				b.cluster.Status = sb.ClusterDegraded
+				b.events = append(b.events, statusEvent)
+			},
+			reads: readCounts{logs: 1},
+		},
+		"StatusChangedAfterANodeEvent": {
+			reason: "A changed status whose log shows a node's event since the node list was read reads the node list again.",
+			need:   Needs{Nodes: true, Events: true},
+			change: func(b *backendView) {
+				b.cluster.Status = sb.ClusterDegraded
+				b.nodes[0].Status = sb.NodeOffline
+				b.events = append(b.events, nodeEvent)
+			},
+			reads: readCounts{logs: 1, nodes: 1},
+		},
+		"StatusChangedWithoutTheLog": {
+			reason: "A waiter on the node list alone has no log to vouch for it: a changed status reads it again.",
+			need:   Needs{Nodes: true},
+			change: func(b *backendView) { b.cluster.Status = sb.ClusterDegraded },
+			reads:  readCounts{nodes: 1},
+		},
+		"StatusChangedTasks": {
+			reason: "A changed status reads the task list again.",
+			need:   Needs{Tasks: true},
+			change: func(b *backendView) { b.cluster.Status = sb.ClusterDegraded },
+			tasks:  1,
+		},
+		"RebalancingChangedTasks": {
+			reason: "is_re_balancing follows the task list: its change reads the task list again.",
+			need:   Needs{Tasks: true},
+			change: func(b *backendView) { b.cluster.IsReBalancing = true },
+			tasks:  1,
+		},
+		"RebalancingChangedNodesAndEvents": {
+			reason: "is_re_balancing follows the task list alone, and nothing logs it: its change reads neither the log nor the node list again.",
+			need:   Needs{Nodes: true, Events: true},
+			change: func(b *backendView) { b.cluster.IsReBalancing = true },
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
+				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+			api, reads := countedAPI(b)
+			tasks := 0
+			api.MockListTasks = func(context.Context, string) ([]sb.TaskDTO, error) {
+				tasks++
+				return nil, nil
+			}
+			w, clk, wakes := newTestWatcher(time.Minute)
+			// No probe is due and no detail grows old within the test: what
+			// is read is read for the change.
+			w.ProbeInterval = time.Hour
+			w.Observer = &Observer{MaxAge: 0, DetailMaxAge: time.Hour, Now: clk.Now}
+			ctx := context.Background()
+			op := types.NamespacedName{Namespace: "ns", Name: "op"}
+			w.Watch(v1alpha1.ClusterOpsKind, Source{Key: "k", API: api}, "c1", tc.need, false, &Snapshot{Cluster: b.cluster}, op)
+			w.pollAll(ctx)
+			drain(wakes)
+			*reads, tasks = readCounts{}, 0
+			b.set(tc.change)
+			clk.Step(time.Second)
+			w.pollAll(ctx)
+			if *reads != tc.reads || tasks != tc.tasks {
+				t.Errorf("\n%s\nreads: log %d, node list %d, task list %d; want %d, %d, %d", tc.reason,
+					reads.logs, reads.nodes, tasks, tc.reads.logs, tc.reads.nodes, tc.tasks)
+			}
+			if diff := cmp.Diff([]types.NamespacedName{op}, drain(wakes)); diff != "" {
+				t.Errorf("\n%s\nwake-ups: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
 	}
 }
