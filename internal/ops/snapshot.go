@@ -19,6 +19,7 @@ package ops
 import (
 	"context"
 	"regexp"
+	"slices"
 	"sync"
 	"time"
 
@@ -260,8 +261,9 @@ func (o *Observer) Since(ctx context.Context, src Source, id string, need Needs,
 
 // Seen returns the newest observation of cluster id the Observer holds,
 // without reading the backend: the cluster record, and the node list when
-// it too was requested at or after since. Nil when no record was, or when
-// a read of it is in flight (its answer may be newer).
+// it too was requested at or after since, or a log window requested then
+// brings it up to date (nodeList). Nil when no record was, or when a read
+// of it is in flight (its answer may be newer).
 func (o *Observer) Seen(src Source, id string, since time.Time) *Snapshot {
 	s := &Snapshot{At: o.now()}
 	var clusters []sb.ClusterDTO
@@ -286,6 +288,17 @@ func (o *Observer) Seen(src Source, id string, since time.Time) *Snapshot {
 		s.Nodes = v.(nodeList).nodes //nolint:forcetypeassert // as above.
 		if at.Before(s.ObservedAt) {
 			s.ObservedAt = at
+		}
+		return s
+	}
+	if w, at, ok := o.cached(src.Key+"|logs|"+id, since); ok {
+		if v, _, ok := o.cached(src.Key+"|nodes|"+id, o.since(o.detailMaxAge())); ok {
+			if nodes, ok := v.(nodeList).after(w.([]Event)); ok { //nolint:forcetypeassert // as above.
+				s.Nodes = nodes
+				if at.Before(s.ObservedAt) {
+					s.ObservedAt = at
+				}
+			}
 		}
 	}
 	return s
@@ -320,8 +333,8 @@ type freshness struct {
 	record, detail time.Time
 	// tasks is for the task list; the other details follow detail.
 	tasks time.Time
-	// nodesByLog: a node list the log vouches for (see nodeList) counts
-	// as fresh when it is younger than the detail floor. Never for a
+	// nodesByLog: a node list younger than the detail floor that the
+	// log brings up to date (nodeList) needs no read. Never for a
 	// decision, which reads what it decides on.
 	nodesByLog bool
 }
@@ -335,7 +348,7 @@ func (o *Observer) shared() freshness {
 
 // freshDetail returns an observation whose cluster record is shared and
 // whose log and task list were requested at or after since, and its node
-// list too unless the log vouches for it: what the Watcher reads once the
+// list too unless the log brings it up to date: what the Watcher reads once the
 // cluster status or the newest event changed.
 func (o *Observer) freshDetail(ctx context.Context, src Source, id string, need Needs, since time.Time) (*Snapshot, error) {
 	f := o.shared()
@@ -353,32 +366,59 @@ func (o *Observer) freshTasks(ctx context.Context, src Source, id string, need N
 }
 
 // A nodeList is a read of a cluster's node list, with the newest event of
-// the log window read before it (mark, when marked). A later log read that
-// shows nothing after mark but cluster status changes vouches for it: the
-// backend logs every node status change, so the nodes are as they were
-// (docs/operations-engine.md, "What an operation costs the backend").
+// the log window read before it (mark, when marked). The backend logs every
+// node status change, so a later read of the log brings it up to date: the
+// status of each node whose change it logged after mark is the one it logged
+// last (docs/operations-engine.md, "What an operation costs the backend").
 type nodeList struct {
 	nodes  []sb.StorageNodeDTO
 	mark   string
 	marked bool
 }
 
-// vouchedBy reports whether window, a log read after the node list was,
-// vouches for it.
-func (l nodeList) vouchedBy(window []Event) bool {
+// after returns the node list brought up to date with window, a log read
+// after it was, or false when window shows anything after the mark but
+// cluster status changes and status changes of listed nodes, or the mark
+// left it.
+func (l nodeList) after(window []Event) ([]sb.StorageNodeDTO, bool) {
 	if !l.marked {
-		return false
+		return nil, false
 	}
-	for i := len(window) - 1; i >= 0; i-- {
-		if window[i].ID == l.mark {
-			return true
+	from := 0
+	if l.mark != "" {
+		from = -1
+		for i := len(window) - 1; i >= 0; i-- {
+			if window[i].ID == l.mark {
+				from = i + 1
+				break
+			}
 		}
-		if window[i].Object != "Cluster" || window[i].To == "" {
-			return false
+		if from < 0 {
+			return nil, false
 		}
 	}
-	// The mark left the window, or the log was empty at the node read.
-	return l.mark == ""
+	latest := map[string]sb.NodeStatus{}
+	for _, e := range window[from:] {
+		switch {
+		case e.To == "":
+			return nil, false
+		case e.Object == "Cluster":
+		case e.Object == "StorageNode" && slices.ContainsFunc(l.nodes, func(n sb.StorageNodeDTO) bool { return n.ID == e.ObjectID }):
+			latest[e.ObjectID] = sb.NodeStatus(e.To)
+		default:
+			return nil, false
+		}
+	}
+	if len(latest) == 0 {
+		return l.nodes, true
+	}
+	nodes := slices.Clone(l.nodes)
+	for i := range nodes {
+		if st, ok := latest[nodes[i].ID]; ok {
+			nodes[i].Status = st
+		}
+	}
+	return nodes, true
 }
 
 // probeEvents brings cluster id's shared log window up to date when it was
@@ -503,7 +543,7 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 	// other way round, a node list older than the newest event hid the
 	// change until the detail floor (5 s). So a log read by this snapshot
 	// makes it read the node list after it, even one recent enough, unless
-	// the log vouches for that one (nodeList).
+	// the log brings that one up to date (nodeList).
 	nodesSince := f.detail
 	if need.Events {
 		v, at, read, err := o.get(src.Key+"|logs|"+id, f.detail, func(prev any) (any, error) {
@@ -519,21 +559,11 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		}
 	}
 	if need.Nodes {
-		key := src.Key + "|nodes|" + id
-		if floor := o.since(o.detailMaxAge()); f.nodesByLog && need.Events && nodesSince.After(floor) {
-			if v, _, ok := o.cached(key, floor); ok && v.(nodeList).vouchedBy(s.Events) { //nolint:forcetypeassert // as above.
-				nodesSince = floor
-			}
-		}
-		v, at, _, err := o.get(key, nodesSince, func(any) (any, error) {
-			ns, err := src.API.ListStorageNodes(ctx, id)
-			return nodeList{nodes: ns, mark: s.LatestEventID(), marked: need.Events}, errors.Wrap(err, errListNodes)
-		})
+		nodes, err := o.nodes(ctx, src, id, nodesSince, f.nodesByLog && need.Events, s, seen)
 		if err != nil {
 			return nil, err
 		}
-		seen(at)
-		s.Nodes = v.(nodeList).nodes //nolint:forcetypeassert // as above.
+		s.Nodes = nodes
 	}
 	if need.Tasks {
 		v, at, _, err := o.get(src.Key+"|tasks|"+id, f.tasks, func(any) (any, error) {
@@ -547,4 +577,28 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 		}
 	}
 	return s, nil
+}
+
+// nodes returns cluster id's node list, read again when it was requested
+// before since; byLog: one younger than the detail floor that the log window
+// of s, read after it, brings up to date (nodeList) is that, without a read.
+func (o *Observer) nodes(ctx context.Context, src Source, id string, since time.Time, byLog bool, s *Snapshot, seen func(time.Time)) ([]sb.StorageNodeDTO, error) {
+	key := src.Key + "|nodes|" + id
+	if byLog {
+		if v, at, ok := o.cached(key, o.since(o.detailMaxAge())); ok {
+			if nodes, ok := v.(nodeList).after(s.Events); ok { //nolint:forcetypeassert // the cache holds what the fetch stored.
+				seen(at)
+				return nodes, nil
+			}
+		}
+	}
+	v, at, _, err := o.get(key, since, func(any) (any, error) {
+		ns, err := src.API.ListStorageNodes(ctx, id)
+		return nodeList{nodes: ns, mark: s.LatestEventID(), marked: s.Events != nil}, errors.Wrap(err, errListNodes)
+	})
+	if err != nil {
+		return nil, err
+	}
+	seen(at)
+	return v.(nodeList).nodes, nil //nolint:forcetypeassert // as above.
 }

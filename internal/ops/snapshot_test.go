@@ -19,6 +19,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -338,7 +339,7 @@ func TestObserverSharing(t *testing.T) {
 	}
 }
 
-func TestObserverNodeListVouchedByLog(t *testing.T) {
+func TestObserverNodeListFromLog(t *testing.T) {
 	all := Needs{Nodes: true, Events: true}
 	clusterEvent := func(id, msg string) sb.ClusterLogEntry {
 		return sb.ClusterLogEntry{"id": id, "object_name": "Cluster", "object_id": "c1", "message": msg}
@@ -346,62 +347,92 @@ func TestObserverNodeListVouchedByLog(t *testing.T) {
 	statusChange := func(id string) sb.ClusterLogEntry {
 		return clusterEvent(id, "Cluster status changed from active to degraded")
 	}
+	nodeEvent := func(id, node, msg string) sb.ClusterLogEntry {
+		return sb.ClusterLogEntry{"id": id, "object_name": "StorageNode", "object_id": node, "message": msg}
+	}
+	online := []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}, {ID: "n2", Status: sb.NodeOnline}}
 	cases := map[string]struct {
 		reason string
 		// first is what the node list was read with, at t0.
 		first Needs
-		// added are the events logged after it; nodesAge is how long after
-		// t0 the log is read again (freshDetail, or a decision's Since).
+		// added are the events logged after it (the backend's node list
+		// changes with them); nodesAge is how long after t0 the log is read
+		// again (freshDetail, or a decision's Since).
 		added    []sb.ClusterLogEntry
+		backend  []sb.StorageNodeDTO
 		decision bool
 		nodesAge time.Duration
-		// nodeReads: of the node list by the second observation.
+		// nodeReads: of the node list by the second observation, and the
+		// node statuses it shows.
 		nodeReads int
+		want      []sb.StorageNodeDTO
 	}{
 		"NothingNew": {
-			reason: "A log that shows nothing after the node list's mark vouches for it.",
+			reason: "A log that shows nothing after the node list's mark shows that the node list is as it was.",
 			first:  all, nodesAge: time.Second,
+			want: online,
 		},
 		"OnlyClusterStatusChanges": {
-			reason: "Cluster status changes change no node record: the log vouches for the node list.",
+			reason: "Cluster status changes change no node record: the node list is as it was.",
 			first:  all, added: []sb.ClusterLogEntry{statusChange("e2"), statusChange("e3")}, nodesAge: time.Second,
+			want: online,
 		},
-		"NodeEvent": {
-			reason: "A node's event after the mark may be a change the node list does not show: it is read again.",
+		"NodeStatusChanges": {
+			reason: "The status a node's last logged change after the mark went to is its status now: the node list is not read again.",
 			first:  all, nodesAge: time.Second,
-			added:     []sb.ClusterLogEntry{statusChange("e2"), {"id": "e3", "object_name": "StorageNode", "object_id": "n1", "message": "Storage node status changed from online to offline"}},
+			added: []sb.ClusterLogEntry{
+				nodeEvent("e2", "n1", "Storage node status changed from online to suspended"), statusChange("e3"),
+				nodeEvent("e4", "n1", "Storage node status changed from suspended to in_shutdown"),
+				nodeEvent("e5", "n1", "Storage node status changed from in_shutdown to offline"),
+			},
+			want: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOffline}, {ID: "n2", Status: sb.NodeOnline}},
+		},
+		"UnknownNode": {
+			reason: "A status change of a node the list does not have (a new node) is read.",
+			first:  all, nodesAge: time.Second,
+			added:     []sb.ClusterLogEntry{nodeEvent("e2", "n3", "Storage node status changed from in_creation to online")},
+			backend:   append(slices.Clone(online), sb.StorageNodeDTO{ID: "n3", Status: sb.NodeOnline}),
 			nodeReads: 1,
+			want:      append(slices.Clone(online), sb.StorageNodeDTO{ID: "n3", Status: sb.NodeOnline}),
+		},
+		"NodeEventNotAStatusChange": {
+			reason: "A node's event that is not a status change may be a change the node list does not show: it is read again.",
+			first:  all, added: []sb.ClusterLogEntry{nodeEvent("e2", "n1", "Storage node address changed to 10.0.0.9")}, nodesAge: time.Second,
+			nodeReads: 1, want: online,
 		},
 		"OtherClusterEvent": {
-			reason: "A cluster event that is not a status change (here a name change) does not vouch: the node list is read again.",
-			first:  all, added: []sb.ClusterLogEntry{clusterEvent("e2", "Cluster name changed")}, nodesAge: time.Second,
-			nodeReads: 1,
+			reason: "A cluster event that is not a status change (here a name change) leaves the node list unknown: it is read again.",
+			first:  all, added: []sb.ClusterLogEntry{clusterEvent("e2", "name change from a to b")}, nodesAge: time.Second,
+			nodeReads: 1, want: online,
 		},
 		"MarkLeftTheWindow": {
 			reason: "When the mark left the event window, what happened after it is unknown: the node list is read again.",
 			first:  all, added: manyStatusChanges(eventWindow + 1), nodesAge: time.Second,
-			nodeReads: 1,
+			nodeReads: 1, want: online,
 		},
 		"ReadWithoutTheLog": {
 			reason: "A node list read without a log read before it has no mark: it is read again.",
 			first:  Needs{Nodes: true}, nodesAge: time.Second,
-			nodeReads: 1,
+			nodeReads: 1, want: online,
 		},
 		"OlderThanTheFloor": {
 			reason: "A node list older than DetailMaxAge is read again, whatever the log shows.",
 			first:  all, nodesAge: 2 * time.Minute,
-			nodeReads: 1,
+			nodeReads: 1, want: online,
 		},
 		"Decision": {
-			reason: "A decision reads what it decides on: the node list is read again though the log vouches for it.",
+			reason: "A decision reads what it decides on: the node list is read again though the log brings it up to date.",
 			first:  all, decision: true, nodesAge: time.Second,
+			added:     []sb.ClusterLogEntry{nodeEvent("e2", "n1", "Storage node status changed from online to offline")},
+			backend:   []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOffline}, {ID: "n2", Status: sb.NodeOnline}},
 			nodeReads: 1,
+			want:      []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOffline}, {ID: "n2", Status: sb.NodeOnline}},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
-				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{statusChange("e1")}}
+				nodes: slices.Clone(online), events: []sb.ClusterLogEntry{statusChange("e1")}}
 			api, reads := countedAPI(b)
 			src := Source{Key: "k", API: api}
 			now := t0
@@ -410,14 +441,20 @@ func TestObserverNodeListVouchedByLog(t *testing.T) {
 			if _, err := o.Snapshot(ctx, src, "c1", tc.first); err != nil {
 				t.Fatal(err)
 			}
-			b.set(func(b *backendView) { b.events = append(b.events, tc.added...) })
+			b.set(func(b *backendView) {
+				b.events = append(b.events, tc.added...)
+				if tc.backend != nil {
+					b.nodes = tc.backend
+				}
+			})
 			*reads = readCounts{}
 			now = t0.Add(tc.nodesAge)
+			var got *Snapshot
 			var err error
 			if tc.decision {
-				_, err = o.Since(ctx, src, "c1", all, now)
+				got, err = o.Since(ctx, src, "c1", all, now)
 			} else {
-				_, err = o.freshDetail(ctx, src, "c1", all, now)
+				got, err = o.freshDetail(ctx, src, "c1", all, now)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -427,6 +464,17 @@ func TestObserverNodeListVouchedByLog(t *testing.T) {
 			}
 			if reads.nodes != tc.nodeReads {
 				t.Errorf("\n%s\nnode list read %d times, want %d", tc.reason, reads.nodes, tc.nodeReads)
+			}
+			if diff := cmp.Diff(tc.want, got.Nodes); diff != "" {
+				t.Errorf("\n%s\nnodes: -want, +got:\n%s", tc.reason, diff)
+			}
+			// What a finishing write shows: the same, without a read.
+			seen := o.Seen(src, "c1", now)
+			if seen == nil {
+				t.Fatalf("\n%s\nSeen: nothing", tc.reason)
+			}
+			if diff := cmp.Diff(tc.want, seen.Nodes); diff != "" {
+				t.Errorf("\n%s\nSeen nodes: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

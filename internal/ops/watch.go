@@ -321,7 +321,7 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 	// Interval, the newest event (one small read) every ProbeInterval; the
 	// log window, task list and node list again at once when the cluster's
 	// status or newest event changed (the node list only when the log does
-	// not vouch for it), the task list alone when only is_re_balancing
+	// not bring it up to date), the task list alone when only is_re_balancing
 	// did, otherwise once they are older than the Observer's DetailMaxAge.
 	snap, err := w.Observer.Snapshot(ctx, src, cw.id, need)
 	if err == nil && (need.Nodes || need.Events || need.Tasks) {

@@ -280,11 +280,10 @@ func TestWatcherTiers(t *testing.T) {
 			after: 500 * time.Millisecond, endInRecord: true, nodeReads: 1, woken: true,
 		},
 		"RecordChangedEndInRecord": {
-			reason: "For a waiter whose end shows in the cluster record, a changed record makes the node list be read again at once when the log shows a node's change since it was read.",
+			reason: "For a waiter whose end shows in the cluster record, a changed record makes the node list be read again at once when the log does not show what changed since it was read (here a node event that is not a status change).",
 			change: func(b *backendView) {
 				b.cluster.Status = sb.ClusterDegraded
-				b.nodes[0].Status = sb.NodeOffline
-				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "object_name": "StorageNode", "message": "Storage node status changed from online to offline"})
+				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "object_name": "StorageNode", "object_id": "n1", "message": "Storage node address changed to 10.0.0.9"})
 			},
 			after: 500 * time.Millisecond, endInRecord: true, nodeReads: 2, woken: true,
 		},
@@ -600,7 +599,7 @@ func TestWatcherSeesAChangeBetweenItsReads(t *testing.T) {
 // detail floor.
 func TestWatcherRecordChanges(t *testing.T) {
 	statusEvent := sb.ClusterLogEntry{"id": "e2", "object_name": "Cluster", "message": "Cluster status changed from active to degraded"}
-	nodeEvent := sb.ClusterLogEntry{"id": "e2", "object_name": "StorageNode", "message": "Storage node status changed from online to offline"}
+	nodeEvent := sb.ClusterLogEntry{"id": "e2", "object_name": "StorageNode", "object_id": "n1", "message": "Storage node status changed from online to offline"}
 	cases := map[string]struct {
 		reason string
 		need   Needs
@@ -610,7 +609,7 @@ func TestWatcherRecordChanges(t *testing.T) {
 		reads readCounts
 		tasks int
 	}{
-		"StatusChangedLogVouchesForNodes": {
+		"StatusChangedLogShowsTheNodes": {
 			reason: "A changed status reads the log again; a node list read after the log's newest event, which only cluster status changes follow, is not read again (the backend logs every node status change).",
 			need:   Needs{Nodes: true, Events: true},
 			change: func(b *backendView) {
@@ -619,18 +618,27 @@ func TestWatcherRecordChanges(t *testing.T) {
 			},
 			reads: readCounts{logs: 1},
 		},
-		"StatusChangedAfterANodeEvent": {
-			reason: "A changed status whose log shows a node's event since the node list was read reads the node list again.",
+		"StatusChangedAfterANodeStatusChange": {
+			reason: "A changed status whose log shows a node's status change since the node list was read: the log brings the node list up to date.",
 			need:   Needs{Nodes: true, Events: true},
 			change: func(b *backendView) {
 				b.cluster.Status = sb.ClusterDegraded
 				b.nodes[0].Status = sb.NodeOffline
 				b.events = append(b.events, nodeEvent)
 			},
+			reads: readCounts{logs: 1},
+		},
+		"StatusChangedAfterAnotherNodeEvent": {
+			reason: "A changed status whose log shows a node's event that is not a status change reads the node list again.",
+			need:   Needs{Nodes: true, Events: true},
+			change: func(b *backendView) {
+				b.cluster.Status = sb.ClusterDegraded
+				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "object_name": "StorageNode", "object_id": "n1", "message": "Storage node address changed to 10.0.0.9"})
+			},
 			reads: readCounts{logs: 1, nodes: 1},
 		},
 		"StatusChangedWithoutTheLog": {
-			reason: "A waiter on the node list alone has no log to vouch for it: a changed status reads it again.",
+			reason: "A waiter on the node list alone has no log to bring it up to date: a changed status reads it again.",
 			need:   Needs{Nodes: true},
 			change: func(b *backendView) { b.cluster.Status = sb.ClusterDegraded },
 			reads:  readCounts{nodes: 1},
@@ -685,5 +693,37 @@ func TestWatcherRecordChanges(t *testing.T) {
 				t.Errorf("\n%s\nwake-ups: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+// TestWatcherNodeStatusFromLog: a node's status change that the probe shows
+// wakes the operation on the node list the log brought up to date, without
+// reading the node list again.
+func TestWatcherNodeStatusFromLog(t *testing.T) {
+	b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
+		nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+	api, reads := countedAPI(b)
+	w, clk, wakes, op := watchingNodesAndEvents(api, b.cluster)
+	ctx := context.Background()
+	b.set(func(b *backendView) {
+		b.nodes[0].Status = sb.NodeOffline
+		b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "object_name": "StorageNode", "object_id": "n1",
+			"message": "Storage node status changed from online to offline"})
+	})
+	*reads = readCounts{}
+	clk.Step(time.Second)
+	w.pollAll(ctx)
+	if reads.logs != 1 || reads.nodes != 0 {
+		t.Errorf("a node's status change: log read %d times, node list %d times; want 1 and 0", reads.logs, reads.nodes)
+	}
+	if diff := cmp.Diff([]types.NamespacedName{op}, drain(wakes)); diff != "" {
+		t.Errorf("a node's status change: wake-ups: -want, +got:\n%s", diff)
+	}
+	s, err := w.Observer.Snapshot(ctx, Source{Key: "k", API: api}, "c1", Needs{Nodes: true, Events: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.Node("n1"); n.Status != sb.NodeOffline || reads.nodes != 0 {
+		t.Errorf("the operation's reconcile: node n1 %s after %d node-list reads, want offline after none", n.Status, reads.nodes)
 	}
 }
