@@ -414,8 +414,19 @@ func (l nodeList) after(window []Event) ([]sb.StorageNodeDTO, bool) {
 	}
 	nodes := slices.Clone(l.nodes)
 	for i := range nodes {
-		if st, ok := latest[nodes[i].ID]; ok {
-			nodes[i].Status = st
+		n := &nodes[i]
+		st, ok := latest[n.ID]
+		if !ok || st == n.Status {
+			continue
+		}
+		n.Status = st
+		// What the backend shows only for some statuses is unknown until
+		// the node list is read again.
+		if st != sb.NodeOnline {
+			n.Uptime = nil
+		}
+		if st != sb.NodeOnline && st != sb.NodeDown {
+			n.HealthCheck = nil
 		}
 	}
 	return nodes, true

@@ -350,7 +350,8 @@ func TestObserverNodeListFromLog(t *testing.T) {
 	nodeEvent := func(id, node, msg string) sb.ClusterLogEntry {
 		return sb.ClusterLogEntry{"id": id, "object_name": "StorageNode", "object_id": node, "message": msg}
 	}
-	online := []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}, {ID: "n2", Status: sb.NodeOnline}}
+	healthy, uptime := true, "PT1H"
+	online := []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline, HealthCheck: &healthy, Uptime: &uptime}, {ID: "n2", Status: sb.NodeOnline}}
 	cases := map[string]struct {
 		reason string
 		// first is what the node list was read with, at t0.
@@ -378,7 +379,7 @@ func TestObserverNodeListFromLog(t *testing.T) {
 			want: online,
 		},
 		"NodeStatusChanges": {
-			reason: "The status a node's last logged change after the mark went to is its status now: the node list is not read again.",
+			reason: "The status a node's last logged change after the mark went to is its status now (with no health check or uptime, which the backend shows only online): the node list is not read again.",
 			first:  all, nodesAge: time.Second,
 			added: []sb.ClusterLogEntry{
 				nodeEvent("e2", "n1", "Storage node status changed from online to suspended"), statusChange("e3"),
