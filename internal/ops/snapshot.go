@@ -291,13 +291,11 @@ func (o *Observer) Seen(src Source, id string, since time.Time) *Snapshot {
 		}
 		return s
 	}
-	if w, at, ok := o.cached(src.Key+"|logs|"+id, since); ok {
-		if v, _, ok := o.cached(src.Key+"|nodes|"+id, o.since(o.detailMaxAge())); ok {
-			if nodes, ok := v.(nodeList).after(w.([]Event)); ok { //nolint:forcetypeassert // as above.
-				s.Nodes = nodes
-				if at.Before(s.ObservedAt) {
-					s.ObservedAt = at
-				}
+	if w, _, ok := o.cached(src.Key+"|logs|"+id, since); ok {
+		if nodes, at, ok := o.nodesByLog(src, id, w.([]Event)); ok { //nolint:forcetypeassert // as above.
+			s.Nodes = nodes
+			if at.Before(s.ObservedAt) {
+				s.ObservedAt = at
 			}
 		}
 	}
@@ -594,16 +592,13 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 // before since; byLog: one younger than the detail floor that the log window
 // of s, read after it, brings up to date (nodeList) is that, without a read.
 func (o *Observer) nodes(ctx context.Context, src Source, id string, since time.Time, byLog bool, s *Snapshot, seen func(time.Time)) ([]sb.StorageNodeDTO, error) {
-	key := src.Key + "|nodes|" + id
 	if byLog {
-		if v, at, ok := o.cached(key, o.since(o.detailMaxAge())); ok {
-			if nodes, ok := v.(nodeList).after(s.Events); ok { //nolint:forcetypeassert // the cache holds what the fetch stored.
-				seen(at)
-				return nodes, nil
-			}
+		if nodes, at, ok := o.nodesByLog(src, id, s.Events); ok {
+			seen(at)
+			return nodes, nil
 		}
 	}
-	v, at, _, err := o.get(key, since, func(any) (any, error) {
+	v, at, _, err := o.get(src.Key+"|nodes|"+id, since, func(any) (any, error) {
 		ns, err := src.API.ListStorageNodes(ctx, id)
 		return nodeList{nodes: ns, mark: s.LatestEventID(), marked: s.Events != nil}, errors.Wrap(err, errListNodes)
 	})
@@ -611,5 +606,17 @@ func (o *Observer) nodes(ctx context.Context, src Source, id string, since time.
 		return nil, err
 	}
 	seen(at)
-	return v.(nodeList).nodes, nil //nolint:forcetypeassert // as above.
+	return v.(nodeList).nodes, nil //nolint:forcetypeassert // the cache holds what the fetch stored.
+}
+
+// nodesByLog returns the node list of cluster id the Observer holds, at most
+// the detail floor old, brought up to date by window (nodeList.after), and
+// when it was requested; false when there is none or window cannot.
+func (o *Observer) nodesByLog(src Source, id string, window []Event) ([]sb.StorageNodeDTO, time.Time, bool) {
+	v, at, ok := o.cached(src.Key+"|nodes|"+id, o.since(o.detailMaxAge()))
+	if !ok {
+		return nil, time.Time{}, false
+	}
+	nodes, ok := v.(nodeList).after(window) //nolint:forcetypeassert // the cache holds what the fetch stored.
+	return nodes, at, ok
 }
