@@ -51,6 +51,11 @@ func (s *Simulator) monitorClusterLocked(c *clusterState, now time.Time) {
 			rebalancing = true
 		}
 	}
+	if c.isReBalancing != rebalancing {
+		// Not a log event (the backend logs none); for a reader of the
+		// simulator's own log, such as the bench.
+		s.logf("monitor: cluster %s is_re_balancing %t", c.id, rebalancing)
+	}
 	c.isReBalancing = rebalancing
 
 	live := s.m.liveNodes(c.id)

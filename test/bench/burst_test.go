@@ -17,7 +17,6 @@ limitations under the License.
 package bench_test
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -93,6 +92,9 @@ type burstResult struct {
 	// request waited in its work queue for a worker.
 	ReconcilesPerOp      float64 `json:"reconcilesPerOp"`
 	QueueWaitSecondsMean float64 `json:"queueWaitSecondsMean"`
+	// WorkersBusyMean: how many of the ClusterOps controller's workers
+	// were reconciling, on average over the makespan.
+	WorkersBusyMean float64 `json:"workersBusyMean"`
 
 	ProviderCPUSeconds float64 `json:"providerCpuSeconds"`
 	ProviderPeakRSSMiB float64 `json:"providerPeakRssMiB"`
@@ -111,14 +113,6 @@ func runBurst(t *testing.T) {
 	p := startProvider(t, "burst")
 	imported := s.waitClustersSynced(p, n, 10*time.Minute)
 	w := s.watchOps()
-
-	ids := make([]string, n)
-	for i, c := range clusters {
-		ids[i] = c.ID
-	}
-	ctx, stopPoll := context.WithCancel(ctxBg)
-	defer stopPoll()
-	go s.pollRebalancing(ctx, ids, 10*time.Millisecond)
 
 	s.sim.ResetJournal()
 	k0, w0, p0, cp0 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), controlPlaneCPU()
@@ -150,7 +144,6 @@ func runBurst(t *testing.T) {
 	k1, w1, p1, cp1 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), controlPlaneCPU()
 	o1 := p.operationWrites(t)
 	l1 := p.controllerLoad(t, clusterOpsController)
-	stopPoll()
 	profWG.Wait()
 	profiles = append(profiles, apiServerProfile...)
 
@@ -264,6 +257,9 @@ func runBurst(t *testing.T) {
 	if waits := l1.waits - l0.waits; waits > 0 {
 		r.QueueWaitSecondsMean = round3((l1.waitSeconds - l0.waitSeconds) / waits)
 	}
+	if span := last.Sub(t0).Seconds(); span > 0 {
+		r.WorkersBusyMean = round3((l1.reconcileSeconds - l0.reconcileSeconds) / span)
+	}
 	r.ProviderCPUSeconds = round3(p1.CPUSeconds - p0.CPUSeconds)
 	r.ControlPlaneCPUSeconds = map[string]float64{}
 	for name, cpu := range cp1 {
@@ -302,6 +298,7 @@ func runBurst(t *testing.T) {
 	tb.addCounts("  ClusterOps", opWrites, ops, "/op")
 	tb.add("ClusterOps reconciles per op", r.ReconcilesPerOp)
 	tb.add("ClusterOps work-queue wait, mean (s)", r.QueueWaitSecondsMean)
+	tb.add("ClusterOps workers busy, mean", r.WorkersBusyMean)
 	tb.add("provider CPU (s)", r.ProviderCPUSeconds)
 	for _, name := range sortedKeys(r.ControlPlaneCPUSeconds) {
 		tb.add(name+" CPU (s)", r.ControlPlaneCPUSeconds[name])

@@ -17,7 +17,6 @@ limitations under the License.
 package bench_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -60,9 +59,6 @@ func runRolling(t *testing.T) {
 	p := startProvider(t, "rolling")
 	s.waitClustersSynced(p, 1, 5*time.Minute)
 	w := s.watchOps()
-	ctx, stopPoll := context.WithCancel(ctxBg)
-	defer stopPoll()
-	go s.pollRebalancing(ctx, []string{c.ID}, 10*time.Millisecond)
 
 	s.sim.ResetJournal()
 	k0, p0 := p.kubeRequests(t), p.stats()
@@ -78,7 +74,6 @@ func runRolling(t *testing.T) {
 	w.waitTerminal(t, p, 1, sz.RollTimeout)
 	journal := s.sim.Journal()
 	k1, p1 := p.kubeRequests(t), p.stats()
-	stopPoll()
 	s.attachIDs([]string{c.ID})
 
 	rec := w.records()[name]

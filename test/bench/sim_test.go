@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -46,10 +47,9 @@ const (
 	runLabel = "bench.simplyblock.io/scenario"
 )
 
-// A simEvent is one backend log event, with the wall-clock time the
-// simulator wrote it (taken from the simulator's log callback, which runs
-// at the moment of the change), or a change of is_re_balancing seen by the
-// poller (Object "Rebalancing", To "true"/"false").
+// A simEvent is one backend log event, or a change of is_re_balancing
+// (Object "Rebalancing", To "true"/"false"), with the wall-clock time the
+// simulator logged it (its log callback runs at the moment of the change).
 type simEvent struct {
 	Wall     time.Time
 	Cluster  string
@@ -72,9 +72,12 @@ type simRecorder struct {
 // event it writes; statusChange parses the message, and objectIDs the
 // object id the log line does not carry (status-change messages of nodes
 // are attributed through the node ids the scenario seeded).
+// Its monitor logs "monitor: cluster <id> is_re_balancing <bool>" when it
+// changes the flag (the backend logs no event for it).
 var (
-	eventLine    = regexp.MustCompile(`^event cluster=(\S+) (\S+): (.*)$`)
-	statusChange = regexp.MustCompile(`status changed from (\S+) to (\S+)`)
+	eventLine       = regexp.MustCompile(`^event cluster=(\S+) (\S+): (.*)$`)
+	statusChange    = regexp.MustCompile(`status changed from (\S+) to (\S+)`)
+	rebalancingLine = regexp.MustCompile(`^monitor: cluster (\S+) is_re_balancing (true|false)$`)
 )
 
 func (r *simRecorder) log(format string, args ...any) {
@@ -84,6 +87,11 @@ func (r *simRecorder) log(format string, args ...any) {
 	defer r.mu.Unlock()
 	if r.logw != nil {
 		_, _ = r.logw.WriteString(now.Format("15:04:05.000000 ") + line + "\n")
+	}
+	if m := rebalancingLine.FindStringSubmatch(line); m != nil {
+		from := strconv.FormatBool(m[2] != "true")
+		r.events[m[1]] = append(r.events[m[1]], simEvent{Wall: now, Cluster: m[1], Object: "Rebalancing", From: from, To: m[2]})
+		return
 	}
 	m := eventLine.FindStringSubmatch(line)
 	if m == nil {
@@ -220,32 +228,6 @@ func upsert(ctx context.Context, o client.Object) error {
 		return world.kube.Update(ctx, got)
 	}
 	return fmt.Errorf("cannot update a %T", o)
-}
-
-// pollRebalancing records every change of is_re_balancing of the given
-// clusters (the simulator logs none: its monitor derives the flag from the
-// migration tasks) as Rebalancing events, polling every interval until ctx
-// ends.
-func (s *scenario) pollRebalancing(ctx context.Context, clusters []string, interval time.Duration) {
-	last := map[string]bool{}
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		for _, id := range clusters {
-			c, ok := s.sim.Cluster(id)
-			if !ok || c.IsReBalancing == last[id] {
-				continue
-			}
-			s.rec.add(simEvent{Wall: time.Now(), Cluster: id, Object: "Rebalancing",
-				From: fmt.Sprint(last[id]), To: fmt.Sprint(c.IsReBalancing)})
-			last[id] = c.IsReBalancing
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
 }
 
 // saveJournal writes the simulator's journal of a scenario (every backend
