@@ -115,7 +115,7 @@ func runBurst(t *testing.T) {
 	w := s.watchOps()
 
 	s.sim.ResetJournal()
-	k0, w0, p0, cp0 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), controlPlaneCPU()
+	k0, w0, p0, cp0 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), neighbourCPU()
 	o0 := p.operationWrites(t)
 	l0 := p.controllerLoad(t, clusterOpsController)
 	var profiles, apiServerProfile []string
@@ -141,7 +141,7 @@ func runBurst(t *testing.T) {
 	w.waitTerminal(t, p, n*len(burstTypes), sz.BurstTimeout)
 	journal := s.sim.Journal()
 	saveJournal(t, "burst", journal)
-	k1, w1, p1, cp1 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), controlPlaneCPU()
+	k1, w1, p1, cp1 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), neighbourCPU()
 	o1 := p.operationWrites(t)
 	l1 := p.controllerLoad(t, clusterOpsController)
 	profWG.Wait()

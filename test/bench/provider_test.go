@@ -169,11 +169,11 @@ func cpuSeconds(pid int) (float64, int) {
 	return (u + st) / clockTicks, ppid
 }
 
-// controlPlaneCPU returns the CPU seconds used so far by the envtest
-// kube-apiserver and etcd this test binary started (its children), by
-// command name, and by this test binary itself ("bench": the simulator,
-// the recorders and the test client), which shares the machine with them.
-func controlPlaneCPU() map[string]float64 {
+// neighbourCPU returns the CPU seconds used so far by the processes that
+// share the machine with the provider: the envtest kube-apiserver and etcd
+// this test binary started (its children), by command name, and this test
+// binary itself ("bench": the simulator, the recorders and the test client).
+func neighbourCPU() map[string]float64 {
 	self := os.Getpid()
 	own, _ := cpuSeconds(self)
 	out := map[string]float64{"bench": own}
