@@ -118,11 +118,12 @@ func runBurst(t *testing.T) {
 	k0, w0, p0, cp0 := p.kubeRequests(t), p.kubeRequestsByKind(t), p.stats(), neighbourCPU()
 	o0 := p.operationWrites(t)
 	l0 := p.controllerLoad(t, clusterOpsController)
-	var profiles, apiServerProfile []string
+	var profiles, apiServerProfile, benchProfile []string
 	var profWG sync.WaitGroup
 	if sz.Pprof {
-		profWG.Add(2)
+		profWG.Add(3)
 		go func() { defer profWG.Done(); apiServerProfile = profileAPIServer(t, "burst", 30) }()
+		go func() { defer profWG.Done(); benchProfile = profileBench(t, "burst", 30) }()
 		go func() { defer profWG.Done(); profiles = p.profile(t, "burst", 30) }()
 	}
 
@@ -145,7 +146,7 @@ func runBurst(t *testing.T) {
 	o1 := p.operationWrites(t)
 	l1 := p.controllerLoad(t, clusterOpsController)
 	profWG.Wait()
-	profiles = append(profiles, apiServerProfile...)
+	profiles = append(append(profiles, apiServerProfile...), benchProfile...)
 
 	recs := w.records()
 	r := &burstResult{Clusters: n, Operations: n * len(burstTypes), Speed: sz.BurstSpeed,

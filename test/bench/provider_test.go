@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -395,6 +396,27 @@ func profileAPIServer(t *testing.T, name string, seconds int) []string {
 		t.Logf("pprof kube-apiserver: %v", err)
 		return nil
 	}
+	return []string{path}
+}
+
+// profileBench saves a CPU profile of this test binary (the simulator, the
+// recorders and the test client) over seconds into the log folder as
+// <name>.bench.cpu.pprof; it returns the path.
+func profileBench(t *testing.T, name string, seconds int) []string {
+	t.Helper()
+	path := filepath.Join(world.logDir, name+".bench.cpu.pprof")
+	f, err := os.Create(path) //nolint:gosec // a path under the log folder.
+	if err != nil {
+		t.Logf("pprof bench: %v", err)
+		return nil
+	}
+	defer func() { _ = f.Close() }()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		t.Logf("pprof bench: %v", err)
+		return nil
+	}
+	time.Sleep(time.Duration(seconds) * time.Second)
+	pprof.StopCPUProfile()
 	return []string{path}
 }
 

@@ -60,7 +60,8 @@ type sizes struct {
 	ProviderEnv []string `json:"providerEnv,omitempty"`
 	// Pprof serves the provider's pprof endpoint and saves a 30 s CPU
 	// profile and a heap profile of each scenario, and of the burst a 30 s
-	// CPU profile of the kube-apiserver (BENCH_PPROF=1).
+	// CPU profile of the kube-apiserver and of the bench process itself
+	// (BENCH_PPROF=1).
 	Pprof bool `json:"pprof"`
 }
 
