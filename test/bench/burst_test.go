@@ -102,7 +102,11 @@ type burstResult struct {
 	// and etcd used over the burst (the machine has as many seconds per
 	// second as cores; MakespanSeconds is the wall time).
 	ControlPlaneCPUSeconds map[string]float64 `json:"controlPlaneCpuSeconds"`
-	Profiles               []string           `json:"profiles,omitempty"`
+	// ValidationMicros: the API server's CPU time, in microseconds, for
+	// the CEL validation of each status write that finishes an operation
+	// (celMicros), measured on the last operation of the first cluster.
+	ValidationMicros map[string]float64 `json:"validationMicros"`
+	Profiles         []string           `json:"profiles,omitempty"`
 }
 
 func runBurst(t *testing.T) {
@@ -267,6 +271,11 @@ func runBurst(t *testing.T) {
 		r.ControlPlaneCPUSeconds[name] = round3(cpu - cp0[name])
 	}
 	r.ProviderPeakRSSMiB = mib(p1.PeakBytes)
+	r.ValidationMicros = map[string]float64{}
+	for write, u := range finishWrites(s.read(t, "ClusterOps", opName(clusters[0].Name, len(burstTypes)-1, burstTypes[len(burstTypes)-1])),
+		s.read(t, "StorageCluster", clusters[0].Name)) {
+		r.ValidationMicros[write] = celMicros(t, u)
+	}
 	world.results.set(func(res *results) { res.Burst = r })
 
 	tb := &table{title: fmt.Sprintf("burst: %d clusters × %d operations, simulator speed %g", n, len(burstTypes), sz.BurstSpeed)}
@@ -305,13 +314,16 @@ func runBurst(t *testing.T) {
 		tb.add(name+" CPU (s)", r.ControlPlaneCPUSeconds[name])
 	}
 	tb.add("provider peak RSS (MiB)", r.ProviderPeakRSSMiB)
+	for _, write := range sortedKeys(r.ValidationMicros) {
+		tb.add("API server CEL validation per write (µs)  "+write, r.ValidationMicros[write])
+	}
 	tb.print(t)
 
 	for _, v := range r.POSTViolations {
 		t.Errorf("POST: %s", v)
 	}
 	checkFields(t, r, "makespanSeconds", "idealMakespanSeconds", "makespanRatio", "lagSeconds", "lagSecondsByType",
-		"backendRequestsPerOp", "backendGetsPerClusterSecond", "kubeRequestsPerOp", "kubeWritesPerOpByKind", "providerCpuSeconds", "providerPeakRssMiB", "onePostPerAction")
+		"backendRequestsPerOp", "backendGetsPerClusterSecond", "kubeRequestsPerOp", "kubeWritesPerOpByKind", "providerCpuSeconds", "providerPeakRssMiB", "onePostPerAction", "validationMicros")
 	if r.LagSeconds.N != r.Operations {
 		t.Errorf("lag measured for %d of %d operations", r.LagSeconds.N, r.Operations)
 	}

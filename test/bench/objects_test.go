@@ -97,6 +97,17 @@ func (s *scenario) object(kind, name string, forProvider map[string]any) *unstru
 	return u
 }
 
+// read returns the object of kind named name, from the API server.
+func (s *scenario) read(t *testing.T, kind, name string) *unstructured.Unstructured {
+	t.Helper()
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(gvStorage.WithKind(kind))
+	if err := world.kube.Get(ctxBg, types.NamespacedName{Namespace: s.ns, Name: name}, u); err != nil {
+		t.Fatalf("read %s %s: %v", kind, name, err)
+	}
+	return u
+}
+
 // clusterOps returns a ClusterOps on the StorageCluster named cluster.
 func (s *scenario) clusterOps(name, cluster, typ string, extra map[string]any) *unstructured.Unstructured {
 	fp := map[string]any{

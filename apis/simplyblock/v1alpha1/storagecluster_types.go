@@ -25,7 +25,7 @@ import (
 // StorageClusterParameters are the creation parameters of a simplyblock
 // cluster; they mirror the backend's ClusterParams. Only name can be changed
 // after creation (the backend can rename a cluster, nothing else).
-// +kubebuilder:validation:XValidation:rule="[[1,0],[1,1],[2,1],[4,1],[1,2],[2,2],[4,2]].exists(p, p[0] == self.distrNdcs && p[1] == self.distrNpcs)",message="distrNdcs/distrNpcs must be a supported erasure-coding scheme (data+parity chunks): 1+0, 1+1, 2+1, 4+1, 1+2, 2+2 or 4+2"
+// +kubebuilder:validation:XValidation:rule="[self.distrNdcs, self.distrNpcs] in [[1,0],[1,1],[2,1],[4,1],[1,2],[2,2],[4,2]]",message="distrNdcs/distrNpcs must be a supported erasure-coding scheme (data+parity chunks): 1+0, 1+1, 2+1, 4+1, 1+2, 2+2 or 4+2"
 type StorageClusterParameters struct {
 	// Name of the cluster in the backend. It must be unique among the
 	// backend's clusters and is the only parameter that can be changed later.
