@@ -47,8 +47,8 @@ func finishWrites(op, sc *unstructured.Unstructured) map[string]update {
 	_ = unstructured.SetNestedField(opOld.Object, "Triggering", "status", "atProvider", "reason")
 	unstructured.RemoveNestedField(opOld.Object, "status", "atProvider", "completedAt")
 	scOld := sc.DeepCopy()
-	if h, ok, _ := unstructured.NestedSlice(scOld.Object, "status", "atProvider", "history"); ok && len(h) > 0 {
-		_ = unstructured.SetNestedSlice(scOld.Object, h[:len(h)-1], "status", "atProvider", "history")
+	if h, ok, _ := unstructured.NestedSlice(scOld.Object, "status", "atProvider", "operationHistory"); ok && len(h) > 0 {
+		_ = unstructured.SetNestedSlice(scOld.Object, h[:len(h)-1], "status", "atProvider", "operationHistory")
 	}
 	return map[string]update{
 		"ClusterOps status":     {crd: "simplyblock.m.crossplane.io_clusterops.yaml", old: opOld.Object, new: op.Object},
@@ -64,9 +64,10 @@ type update struct {
 }
 
 // celMicros returns the CPU time, in microseconds, that the API server's
-// CEL validation of u's CRD takes for u: the apiextensions validator the API server runs on every create
-// and update of a custom resource (status updates included: their rules
-// see the whole object), with ratcheting as on an update. The rules of an
+// CEL validation of u's CRD takes for u: the apiextensions validator the
+// API server runs on every create and update of a custom resource (status
+// updates included: their rules see the whole object), with ratcheting as
+// on an update. The rules of an
 // operation kind are written to keep this small (docs/operations-engine.md,
 // "What an operation costs the API server").
 func celMicros(t *testing.T, u update) float64 {
