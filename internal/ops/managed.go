@@ -26,6 +26,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/pkg/errors"
+	"k8s.io/apimachinery/pkg/api/equality"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -50,6 +51,8 @@ import (
 const (
 	errTrackUsage = "cannot track ProviderConfig usage"
 	errNewClient  = "cannot create simplyblock client"
+	// errResolveReferences words it as crossplane-runtime does.
+	errResolveReferences = "cannot resolve references"
 )
 
 // A Managed is an operation kind the managed reconciler can run.
@@ -293,20 +296,44 @@ type targetResolver struct {
 // Until mg has its finalizer it resolves them in memory only: the
 // reconciler adds the finalizer after Observe with an update of the whole
 // object, which writes the resolved target too, before any backend call;
-// a write of its own would be one more API write per operation.
+// a write of its own would be one more API write per operation. Once it
+// has, it resolves them on a copy first and hands mg to crossplane-runtime's
+// resolver (which writes what changed) only if the copy changed: a set
+// target does not, and the runtime's comparison is the costliest part of
+// an operation's reconcile.
 func (r targetResolver) ResolveReferences(ctx context.Context, mg resource.Managed) error {
+	rr, ok := mg.(referencer)
+	if !ok {
+		return nil
+	}
 	var err error
-	if rr, ok := mg.(interface {
-		ResolveReferences(ctx context.Context, r client.Reader) error
-	}); ok && !meta.FinalizerExists(mg, managed.FinalizerName) {
-		err = rr.ResolveReferences(ctx, r.kube)
+	if meta.FinalizerExists(mg, managed.FinalizerName) {
+		err = r.resolveAndWrite(ctx, mg, rr)
 	} else {
-		err = managed.NewAPISimpleReferenceResolver(r.kube).ResolveReferences(ctx, mg)
+		err = rr.ResolveReferences(ctx, r.kube)
 	}
 	if err != nil && targetMissing(err) {
 		return nil
 	}
 	return err
+}
+
+// resolveAndWrite resolves mg's references and writes what changed.
+func (r targetResolver) resolveAndWrite(ctx context.Context, mg resource.Managed, rr referencer) error {
+	if resolved, ok := mg.DeepCopyObject().(referencer); ok {
+		if err := resolved.ResolveReferences(ctx, r.kube); err != nil {
+			return errors.Wrap(err, errResolveReferences)
+		}
+		if equality.Semantic.DeepEqual(resolved, rr) {
+			return nil
+		}
+	}
+	return managed.NewAPISimpleReferenceResolver(r.kube).ResolveReferences(ctx, mg)
+}
+
+// A referencer resolves its references (angryjet generates the method).
+type referencer interface {
+	ResolveReferences(ctx context.Context, r client.Reader) error
 }
 
 // targetMissing reports a resolution error that says the target is not

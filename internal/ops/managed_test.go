@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
@@ -31,6 +33,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
@@ -242,6 +245,78 @@ func TestCountedEvents(t *testing.T) {
 				if got := testutil.ToFloat64(DefaultMetrics().Events.WithLabelValues(kind, string(reason))); got != want {
 					t.Errorf("\n%s\nevents counted for %s: %v, want %v", tc.reason, reason, got, want)
 				}
+			}
+		})
+	}
+}
+
+func TestTargetResolver(t *testing.T) {
+	withName := func(c *v1alpha1.StorageCluster) { meta.SetExternalName(c, testClusterID) }
+	finalized := func(o *v1alpha1.ClusterOps) { meta.AddFinalizer(o, managed.FinalizerName) }
+	byRef := func(o *v1alpha1.ClusterOps) {
+		o.Spec.ForProvider.ClusterID = ""
+		o.Spec.ForProvider.ClusterIDRef = &xpv2.NamespacedReference{Name: testTarget}
+	}
+	resolved := func(o *v1alpha1.ClusterOps) {
+		o.Spec.ForProvider.ClusterIDRef = &xpv2.NamespacedReference{Name: testTarget}
+	}
+	cases := map[string]struct {
+		reason    string
+		op        *v1alpha1.ClusterOps
+		objects   []client.Object
+		wantID    string
+		wantWrite bool
+	}{
+		"ResolvedTargetIsNotWrittenAgain": {
+			reason:  "An operation whose target was resolved and written causes no API write when it is resolved again.",
+			op:      operation(finalized, resolved),
+			objects: []client.Object{storageCluster(withName)},
+			wantID:  testClusterID,
+		},
+		"NewlyResolvedTargetIsWritten": {
+			reason:    "An operation with its finalizer whose reference resolves now gets the target written.",
+			op:        operation(finalized, byRef),
+			objects:   []client.Object{storageCluster(withName)},
+			wantID:    testClusterID,
+			wantWrite: true,
+		},
+		"ResolvedInMemoryUntilFinalized": {
+			reason:  "Before its finalizer, an operation's target is resolved in memory: the finalizer's update writes it.",
+			op:      operation(byRef),
+			objects: []client.Object{storageCluster(withName)},
+			wantID:  testClusterID,
+		},
+		"MissingTargetWaits": {
+			reason: "A reference to a StorageCluster that does not exist is left unresolved, without an error or a write.",
+			op:     operation(finalized, byRef),
+		},
+		"TargetWithoutIDWaits": {
+			reason:  "A StorageCluster without a backend id yet leaves the reference unresolved, without an error or a write.",
+			op:      operation(finalized, byRef),
+			objects: []client.Object{storageCluster()},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			wrote := false
+			kube := newKube(t, &interceptor.Funcs{
+				Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+					wrote = true
+					return nil
+				},
+				Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
+					wrote = true
+					return nil
+				},
+			}, append(tc.objects, tc.op)...)
+			if err := (targetResolver{kube: kube}).ResolveReferences(context.Background(), tc.op); err != nil {
+				t.Fatalf("\n%s\nResolveReferences(...): %v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.wantID, tc.op.Spec.ForProvider.ClusterID); diff != "" {
+				t.Errorf("\n%s\nResolveReferences(...): -want clusterId, +got:\n%s", tc.reason, diff)
+			}
+			if wrote != tc.wantWrite {
+				t.Errorf("\n%s\nResolveReferences(...) wrote the operation: %t, want %t", tc.reason, wrote, tc.wantWrite)
 			}
 		})
 	}

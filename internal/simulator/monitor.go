@@ -39,18 +39,28 @@ func (s *Simulator) monitorTick() {
 			s.setNodeStatusLocked(n, sb.NodeOnline)
 		}
 	}
+	// One pass over the tasks and the nodes for all clusters, not one per
+	// cluster.
+	rebalancing := map[string]bool{}
+	for _, t := range s.m.tasks {
+		if isMigrationFn(t.fn) && t.status != sb.TaskDone {
+			rebalancing[t.clusterID] = true
+		}
+	}
+	live := map[string][]*nodeState{}
+	for _, n := range s.m.nodes {
+		if n.status != sb.NodeRemoved {
+			live[n.clusterID] = append(live[n.clusterID], n)
+		}
+	}
 	for _, c := range s.m.clusters {
-		s.monitorClusterLocked(c, now)
+		s.monitorClusterLocked(c, now, rebalancing[c.id], live[c.id])
 	}
 }
 
-func (s *Simulator) monitorClusterLocked(c *clusterState, now time.Time) {
-	rebalancing := false
-	for _, t := range s.m.clusterTasks(c.id) {
-		if isMigrationFn(t.fn) && t.status != sb.TaskDone {
-			rebalancing = true
-		}
-	}
+// monitorClusterLocked runs the monitor's pass over cluster c, which has a
+// migration task open when rebalancing, and the nodes live (not removed).
+func (s *Simulator) monitorClusterLocked(c *clusterState, now time.Time, rebalancing bool, live []*nodeState) {
 	if c.isReBalancing != rebalancing {
 		// Not a log event (the backend logs none); for a reader of the
 		// simulator's own log, such as the bench.
@@ -58,7 +68,6 @@ func (s *Simulator) monitorClusterLocked(c *clusterState, now time.Time) {
 	}
 	c.isReBalancing = rebalancing
 
-	live := s.m.liveNodes(c.id)
 	npcs := c.params.DistrNpcs
 	switch c.status {
 	case sb.ClusterInActivation:
