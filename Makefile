@@ -6,6 +6,7 @@
 #               the live composite tier test/e2e)
 #   make demo-xr the same demo through the composite API (Crossplane core and the composition functions)
 #   make soak   the sequence soak over 50 seeds
+#   make conformance SIMPLYBLOCK_ENDPOINT=... SIMPLYBLOCK_TOKEN=...   read-only check of a real control plane
 
 SHELL := /usr/bin/env bash
 GO ?= go
@@ -140,6 +141,13 @@ demo-xr:
 	@assets=$$(bash hack/envtest-binaries.sh) && tools=$$(bash hack/crossplane-tools.sh) && \
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN_DIR)/provider ./cmd/provider && \
 	KUBEBUILDER_ASSETS="$$assets" $(GO) run ./cluster/local --provider-binary=$(BIN_DIR)/provider --composite --crossplane-tools="$$tools"
+
+## conformance: read-only check that a live control plane answers the way the provider reads it (GETs only):
+##   make conformance SIMPLYBLOCK_ENDPOINT=https://sb-api:5000 SIMPLYBLOCK_TOKEN=... [SIMPLYBLOCK_CA_FILE=ca.crt] [SIMPLYBLOCK_CLUSTER=<uuid>]
+## Make passes variables set on its command line to the command's environment; the token is never printed.
+.PHONY: conformance
+conformance:
+	@$(GO) run ./cmd/simplyblock-conformance
 
 ## sim: run the simulator standalone with one seeded 3-node cluster
 sim:

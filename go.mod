@@ -16,6 +16,7 @@ require (
 	github.com/prometheus/client_golang v1.24.0
 	github.com/prometheus/client_model v0.6.2
 	github.com/robfig/cron/v3 v3.0.1
+	github.com/sosodev/duration v1.3.1
 	github.com/yuin/gopher-lua v1.1.1
 	go.uber.org/zap v1.28.0
 	golang.org/x/term v0.45.0

@@ -36,8 +36,10 @@ type ProviderConfigSpec struct {
 	// Credentials the provider presents to the control plane.
 	Credentials ProviderCredentials `json:"credentials"`
 
-	// TLS configures how the provider verifies an https:// endpoint. Without
-	// it the system trust store is used and verification is on.
+	// TLS configures how the provider verifies an https:// endpoint, and the
+	// client certificate it presents to a control plane that requires one.
+	// Without it the system trust store is used, verification is on and no
+	// client certificate is presented.
 	// +optional
 	TLS *TLSConfig `json:"tls,omitempty"`
 
@@ -65,8 +67,9 @@ type ProviderCredentials struct {
 }
 
 // TLSConfig configures how the provider verifies the control plane's
-// certificate.
+// certificate, and the client certificate it presents.
 // +kubebuilder:validation:XValidation:rule="!(has(self.caBundleSecretRef) && has(self.caBundleConfigMapRef))",message="set at most one of caBundleSecretRef and caBundleConfigMapRef"
+// +kubebuilder:validation:XValidation:rule="has(self.clientCertSecretRef) == has(self.clientKeySecretRef)",message="set both clientCertSecretRef and clientKeySecretRef, or neither"
 type TLSConfig struct {
 	// CABundleSecretRef selects a Secret key holding PEM-encoded CA
 	// certificates to trust, in addition to the system trust store.
@@ -77,6 +80,21 @@ type TLSConfig struct {
 	// certificates to trust, in addition to the system trust store.
 	// +optional
 	CABundleConfigMapRef *ConfigMapKeySelector `json:"caBundleConfigMapRef,omitempty"`
+
+	// ClientCertSecretRef selects a Secret key holding the PEM-encoded client
+	// certificate (optionally followed by its intermediates) the provider
+	// presents when the control plane requires client certificates
+	// (SB_TLS_CLIENT_AUTH). Set it together with ClientKeySecretRef; for a
+	// kubernetes.io/tls Secret, such as cert-manager writes, the key is
+	// tls.crt.
+	// +optional
+	ClientCertSecretRef *SecretKeySelector `json:"clientCertSecretRef,omitempty"`
+
+	// ClientKeySecretRef selects a Secret key holding the PEM-encoded private
+	// key of the client certificate; tls.key in a kubernetes.io/tls Secret.
+	// It never appears in logs, events, conditions or status.
+	// +optional
+	ClientKeySecretRef *SecretKeySelector `json:"clientKeySecretRef,omitempty"`
 
 	// InsecureSkipVerify turns certificate verification off. Only for tests:
 	// anyone on the network path can then read the bearer token.
@@ -143,6 +161,7 @@ type ProviderConfigStatus struct {
 // +kubebuilder:resource:scope=Namespaced,categories={crossplane,provider,simplyblock}
 // +kubebuilder:validation:XValidation:rule="!has(self.spec.credentials.secretRef.__namespace__)",message="a ProviderConfig reads its Secret from its own namespace: leave spec.credentials.secretRef.namespace unset (use a ClusterProviderConfig to read from another namespace)"
 // +kubebuilder:validation:XValidation:rule="!has(self.spec.tls) || ((!has(self.spec.tls.caBundleSecretRef) || !has(self.spec.tls.caBundleSecretRef.__namespace__)) && (!has(self.spec.tls.caBundleConfigMapRef) || !has(self.spec.tls.caBundleConfigMapRef.__namespace__)))",message="a ProviderConfig reads its CA bundle from its own namespace: leave the namespace of spec.tls.caBundleSecretRef and spec.tls.caBundleConfigMapRef unset"
+// +kubebuilder:validation:XValidation:rule="!has(self.spec.tls) || ((!has(self.spec.tls.clientCertSecretRef) || !has(self.spec.tls.clientCertSecretRef.__namespace__)) && (!has(self.spec.tls.clientKeySecretRef) || !has(self.spec.tls.clientKeySecretRef.__namespace__)))",message="a ProviderConfig reads its client certificate and key from its own namespace: leave the namespace of spec.tls.clientCertSecretRef and spec.tls.clientKeySecretRef unset"
 type ProviderConfig struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -173,6 +192,7 @@ type ProviderConfigList struct {
 // +kubebuilder:resource:scope=Cluster,categories={crossplane,provider,simplyblock}
 // +kubebuilder:validation:XValidation:rule="has(self.spec.credentials.secretRef.__namespace__)",message="a ClusterProviderConfig must name the namespace of its Secret: set spec.credentials.secretRef.namespace"
 // +kubebuilder:validation:XValidation:rule="!has(self.spec.tls) || ((!has(self.spec.tls.caBundleSecretRef) || has(self.spec.tls.caBundleSecretRef.__namespace__)) && (!has(self.spec.tls.caBundleConfigMapRef) || has(self.spec.tls.caBundleConfigMapRef.__namespace__)))",message="a ClusterProviderConfig must name the namespace of its CA bundle: set the namespace of spec.tls.caBundleSecretRef or spec.tls.caBundleConfigMapRef"
+// +kubebuilder:validation:XValidation:rule="!has(self.spec.tls) || ((!has(self.spec.tls.clientCertSecretRef) || has(self.spec.tls.clientCertSecretRef.__namespace__)) && (!has(self.spec.tls.clientKeySecretRef) || has(self.spec.tls.clientKeySecretRef.__namespace__)))",message="a ClusterProviderConfig must name the namespace of its client certificate and key: set the namespace of spec.tls.clientCertSecretRef and spec.tls.clientKeySecretRef"
 type ClusterProviderConfig struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

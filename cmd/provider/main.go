@@ -55,9 +55,11 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/simplyblock/provider-simplyblock/apis"
+	"github.com/simplyblock/provider-simplyblock/internal/conformance/opsclassify"
 	simplyblockcontroller "github.com/simplyblock/provider-simplyblock/internal/controller"
 	"github.com/simplyblock/provider-simplyblock/internal/kubemetrics"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
+	"github.com/simplyblock/provider-simplyblock/internal/providerconfig"
 	"github.com/simplyblock/provider-simplyblock/internal/version"
 )
 
@@ -90,6 +92,8 @@ func main() {
 		opsWatchProbe    = app.Flag("ops-watch-probe-interval", "How often the newest event of a watched cluster is probed (one small read); a new event makes its node list, event log and task list be read at once.").Default(ops.DefaultSettings.WatchProbeInterval.String()).Duration()
 		opsWatchDetail   = app.Flag("ops-watch-detail-interval", "How often the node list, event log and task list of a watched cluster are read while neither its record (polled every --ops-watch-interval) nor its newest event (--ops-watch-probe-interval) shows a change.").Default(ops.DefaultSettings.ObserveDetailMaxAge.String()).Duration()
 		opsReconcileRate = app.Flag("ops-max-reconcile-rate", "Reconciles per second of the operation controllers (ClusterOps, StorageNodeOps), on top of --max-reconcile-rate; 0 shares that budget.").Default(fmt.Sprint(ops.DefaultSettings.MaxReconcileRate)).Int()
+
+		backendConformance = app.Flag("backend-conformance", "What the provider does when the connect-time check of a ProviderConfig's control plane finds answers it would decide wrongly on (the BackendConformant condition): enforce refuses to act on that control plane until it conforms; warn only sets the condition; off does not check.").Default(string(providerconfig.ConformanceEnforce)).Enum(string(providerconfig.ConformanceEnforce), string(providerconfig.ConformanceWarn), string(providerconfig.ConformanceOff))
 
 		pprofAddr = app.Flag("pprof-bind-address", "Address of the pprof endpoint; empty disables it.").Default("").String()
 	)
@@ -157,6 +161,10 @@ func main() {
 	metrics.Registry.MustRegister(mrMetrics, stateMetrics)
 	metrics.Registry.MustRegister(ops.DefaultMetrics().Collectors()...)
 	metrics.Registry.MustRegister(kubemetrics.Requests)
+
+	// The connect-time check of a control plane reads the log as the
+	// operations do.
+	providerconfig.Clients.Configure(providerconfig.ConformanceMode(*backendConformance), opsclassify.Classify)
 
 	opsSettings := ops.DefaultSettings
 	opsSettings.EvidenceGrace = *opsEvidenceGrace

@@ -5,6 +5,13 @@
 //
 // It prints the API URL, the admin URL and the seeded clusters' ids (their
 // secrets only with --print-secrets), then logs one line per API call.
+//
+// With --tls --require-client-cert it refuses clients without a certificate
+// from its generated client CA, as the backend does with
+// SB_TLS_CLIENT_AUTH=required; --client-cert-file and --client-key-file
+// write a certificate it accepts:
+//
+//	simplyblock-sim --token admin-token --tls --ca-file ca.crt --require-client-cert --client-cert-file tls.crt --client-key-file tls.key
 package main
 
 import (
@@ -39,6 +46,10 @@ func run() error {
 		adminAddr    = flag.String("admin-addr", "127.0.0.1:5001", "admin (faults, journal, state, seed) listen address")
 		useTLS       = flag.Bool("tls", false, "serve HTTPS with a generated self-signed CA (written to --ca-file)")
 		caFile       = flag.String("ca-file", "", "with --tls: write the CA certificate PEM to this file")
+		requireCert  = flag.Bool("require-client-cert", false, "with --tls: refuse clients without a certificate from a generated client CA (SB_TLS_CLIENT_AUTH=required)")
+		clientCAFile = flag.String("client-ca-file", "", "with --require-client-cert: write the client CA certificate PEM to this file")
+		clientCert   = flag.String("client-cert-file", "", "with --require-client-cert: write a client certificate PEM the API accepts to this file")
+		clientKey    = flag.String("client-key-file", "", "with --require-client-cert: write that client certificate's private key PEM to this file")
 		speed        = flag.Float64("speed", 1, "time scale: backend durations run this many times faster")
 		seed         = flag.Int64("seed", 0, "randomness seed for durations")
 		seedClusters = flag.Int("seed-clusters", 0, "number of clusters to seed")
@@ -57,9 +68,15 @@ func run() error {
 	if *missingAuth != 401 && *missingAuth != 403 {
 		return fmt.Errorf("--missing-auth-status must be 401 or 403")
 	}
+	if *requireCert && !*useTLS {
+		return fmt.Errorf("--require-client-cert needs --tls")
+	}
+	if !*requireCert && (*clientCAFile != "" || *clientCert != "" || *clientKey != "") {
+		return fmt.Errorf("--client-ca-file, --client-cert-file and --client-key-file need --require-client-cert")
+	}
 	logger := log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds)
 	opts := simulator.Options{
-		Speed: *speed, AdminTokens: tokens, TLS: *useTLS, Addr: *addr, AdminAddr: *adminAddr,
+		Speed: *speed, AdminTokens: tokens, TLS: *useTLS, RequireClientCert: *requireCert, Addr: *addr, AdminAddr: *adminAddr,
 		Seed: *seed, MissingAuthStatus: *missingAuth,
 	}
 	if !*quiet {
@@ -79,6 +96,22 @@ func run() error {
 			return fmt.Errorf("write CA: %w", err)
 		}
 		fmt.Printf("CA cert:   %s\n", *caFile)
+	}
+	for _, f := range []struct {
+		what, path string
+		pem        []byte
+	}{
+		{"Client CA", *clientCAFile, sim.ClientCAPEM()},
+		{"Client cert", *clientCert, sim.ClientCertPEM()},
+		{"Client key", *clientKey, sim.ClientKeyPEM()},
+	} {
+		if f.path == "" {
+			continue
+		}
+		if err := os.WriteFile(f.path, f.pem, 0o600); err != nil {
+			return fmt.Errorf("write %s: %w", strings.ToLower(f.what), err)
+		}
+		fmt.Printf("%-12s %s\n", f.what+":", f.path)
 	}
 	if len(tokens) == 0 {
 		fmt.Println("warning: no --token given; POST /clusters/ needs an admin token while no cluster exists")

@@ -91,7 +91,7 @@ func (s *Spec) CheckRequest(ex Exchange) []string {
 }
 
 // CheckResponse returns one message per way the response breaks the spec,
-// after the tolerated Deviations.
+// after the tolerated Deviations, or one of the ExtraChecks.
 func (s *Spec) CheckResponse(ex Exchange) []string {
 	if !ex.inScope() {
 		return nil
@@ -111,7 +111,7 @@ func (s *Spec) CheckResponse(ex Exchange) []string {
 		}
 	}
 	if op.Responses.Status(ex.Status) != nil {
-		return s.validateResponse(route, op, ex)
+		return append(s.validateResponse(route, op, ex), extraChecks(route.Path, ex)...)
 	}
 	out := []string{fmt.Sprintf("status %d is neither declared for %s nor a documented deviation",
 		ex.Status, operationKey(ex.Method, route.Path))}

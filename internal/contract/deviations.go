@@ -56,8 +56,9 @@ var Deviations = []Deviation{
 	{DevPoolCapacityNull, "StoragePoolDTO.capacity", "CapacityStatDTO, not nullable", "null when no stats were collected yet"},
 }
 
-// extDeviation marks a response added by a deviation patch with the
-// deviation's ID, so that its problems name it.
+// extDeviation marks a response added by a deviation patch (or patched by
+// an extra check, see ExtraChecks) with the deviation's (or check's) ID, so
+// that its problems name it.
 const extDeviation = "x-contract-deviation"
 
 // deviationOf returns the deviation ID a response was added by, or "".

@@ -21,7 +21,8 @@
 // validator openapi3filter switches on for a 3.1 document. The package
 // only adapts (spec.go, check.go), renders kin-openapi's errors as short
 // lines (messages.go), patches the loaded document in memory
-// (deviations.go, strict.go) and records failures (validator.go).
+// (deviations.go, strict.go), checks what the spec leaves untyped
+// (extrachecks.go) and records failures (validator.go).
 //
 // Loading fails on any schema keyword kin-openapi does not know, on any
 // format without a validator (formats are checked the way pydantic parses
@@ -64,6 +65,31 @@
 //	| cluster-status-in-shrink    | ClusterDTO.status                             | enum lacks in_shrink             | in_shrink accepted (the real backend answers 500 instead)  |
 //	| cluster-secret-returned     | ClusterDTO.secret                             | writeOnly                        | returned in plain text                                     |
 //	| pool-capacity-null          | StoragePoolDTO.capacity                       | CapacityStatDTO, not nullable    | null before stats are collected                            |
+//
+// # Extra checks
+//
+// Where the spec types a response the client reads as {} (any JSON), the
+// validator checks the shape the backend's source gives it instead (see
+// ExtraChecks; sbcli 754ff3e1, backend-contract.md §3.2 and §4): in code
+// for the log, by patching the DTO into the loaded document for the node.
+// These are not deviations: they tolerate nothing, only make the
+// validator stricter, and their problems name the check. Loading fails
+// once the spec types such a response itself, so that the check is
+// reviewed.
+//
+//	| ID              | Where                           | Spec says | Response must be                                               |
+//	|-----------------|---------------------------------|-----------|----------------------------------------------------------------|
+//	| log-entry-shape | GET /clusters/{cluster_id}/logs | {}        | a non-empty JSON array, oldest first (Date non-decreasing), of |
+//	|                 | 200                             |           | objects with exactly the keys Date, NodeId, Event, Level,      |
+//	|                 |                                 |           | Message, Storage_ID, VUID, Status, every value a string; Date  |
+//	|                 |                                 |           | "YYYY-MM-DD HH:MM:SS[.mmm]" (no zone); Level Info, Warning,    |
+//	|                 |                                 |           | Error, Critical or Debug; Event STATUS_CHANGE, OBJ_CREATED,    |
+//	|                 |                                 |           | OBJ_DELETED, CAPACITY or a lower-case distrib event type       |
+//	|                 |                                 |           | ([a-z_]+). An empty log is a plain-text 500 on the backend     |
+//	|                 |                                 |           | (cluster/__init__.py:203-206), so 200 [] fails.                |
+//	| node-detail-dto | GET /clusters/{cluster_id}/     | {}        | a StorageNodeDTO, as each item of the node list (the route     |
+//	|                 | storage-nodes/{storage_node_id} |           | returns one without declaring it,                              |
+//	|                 | / 200                           |           | cluster/storage_node/__init__.py:106-112)                      |
 //
 // Not deviations: node create's 201 is declared; node shutdown's 409 and
 // the 404/500s are covered by undeclared-error-statuses; TaskDTO

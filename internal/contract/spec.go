@@ -61,8 +61,8 @@ func LoadSpec(path string) (*Spec, error) {
 // ParseSpec loads an OpenAPI 3.1 document with kin-openapi, repairs and
 // tightens it, applies the tolerated Deviations and builds its router. It
 // fails when the document is not OpenAPI 3.1, uses a schema keyword or
-// format that would go unchecked, or no longer has the shape a patch
-// expects.
+// format that would go unchecked, or no longer has the shape a patch or
+// an extra check expects.
 func ParseSpec(raw []byte) (*Spec, error) {
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(raw)
@@ -76,6 +76,9 @@ func ParseSpec(raw []byte) (*Spec, error) {
 		return nil, err
 	}
 	if err := repairSpec(doc); err != nil {
+		return nil, err
+	}
+	if err := applyExtraChecks(doc); err != nil {
 		return nil, err
 	}
 	if err := applySchemaDeviations(doc); err != nil {

@@ -72,6 +72,11 @@ func NewValidator(t testing.TB, spec *Spec) *Validator {
 	return v
 }
 
+// NewRecorder returns a Validator bound to no test: it only records, and
+// the harness reads Failures itself. It is for harnesses that validate
+// traffic across tests, from TestMain (test/e2e).
+func NewRecorder(spec *Spec) *Validator { return &Validator{spec: spec} }
+
 // Spec returns the loaded spec.
 func (v *Validator) Spec() *Spec { return v.spec }
 

@@ -571,7 +571,7 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 	if step.Call == nil {
 		// A step that only waits starts watching now.
 		st.Guard = &v1alpha1.OperationGuard{Step: st.Step, Outcome: v1alpha1.GuardSent, IntendedAt: metav1.NewTime(now),
-			ResolvedAt: &metav1.Time{Time: now}, BaselineStatus: step.baseline(snap), BaselineEvent: snap.LatestEventID()}
+			ResolvedAt: &metav1.Time{Time: now}, BaselineStatus: step.baseline(snap), BaselineEvent: snap.LogPosition()}
 		st.Triggered = true
 		setPhase(st, v1alpha1.OperationRunning, ReasonInProgress, "%s", step.Name)
 		return false, nil
@@ -592,7 +592,7 @@ func (e *Engine) watch(ctx context.Context, r Run, step Step, snap *Snapshot, to
 	o := r.Object
 	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
 	g := st.Guard
-	b := Baseline{Status: g.BaselineStatus, Event: g.BaselineEvent, Sent: g.Answered, EvidenceSeen: g.EvidenceSeen}
+	b := Baseline{Status: g.BaselineStatus, Event: g.BaselineEvent, At: g.IntendedAt.Time, Sent: g.Answered, EvidenceSeen: g.EvidenceSeen}
 	if !g.EvidenceSeen && step.Evidence != nil && step.Evidence(b, snap) {
 		g.EvidenceSeen, b.EvidenceSeen = true, true
 	}

@@ -798,7 +798,7 @@ func TestEngineObserve(t *testing.T) {
 			want: observeWant{
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard = &v1alpha1.OperationGuard{Step: 0, Outcome: v1alpha1.GuardSent, IntendedAt: *at(time.Minute), ResolvedAt: at(time.Minute),
-						BaselineStatus: string(sb.ClusterUnready), BaselineEvent: "e2"}
+						BaselineStatus: string(sb.ClusterUnready), BaselineEvent: testPosition}
 					st.Triggered = true
 					st.Phase, st.Reason, st.Progress = v1alpha1.OperationRunning, ReasonInProgress, prog(0, 1, "activate")
 				},
@@ -1147,7 +1147,7 @@ func TestEngineTrigger(t *testing.T) {
 	now := 2 * time.Minute
 	intent := func(attempt int64) *v1alpha1.OperationGuard {
 		return &v1alpha1.OperationGuard{Step: 0, Attempt: attempt, Outcome: v1alpha1.GuardIntended, IntendedAt: *at(now),
-			BaselineStatus: string(sb.ClusterUnready), BaselineEvent: "e2"}
+			BaselineStatus: string(sb.ClusterUnready), BaselineEvent: testPosition}
 	}
 	call := func(code int64, result string, attempt int64) v1alpha1.BackendCall {
 		return v1alpha1.BackendCall{Method: "POST", Path: "/clusters/c1/activate", StatusCode: code, Result: result, Attempt: attempt,
@@ -1197,7 +1197,7 @@ func TestEngineTrigger(t *testing.T) {
 			want: want{sent: 1, intent: intent(1), lock: op1Lock, message: "activate: " + testPath + " accepted", kept: true,
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard = &v1alpha1.OperationGuard{Step: 0, Attempt: 1, Outcome: v1alpha1.GuardSent, IntendedAt: *at(now), ResolvedAt: at(now),
-						BaselineStatus: string(sb.ClusterUnready), BaselineEvent: "e2", Answered: true}
+						BaselineStatus: string(sb.ClusterUnready), BaselineEvent: testPosition, Answered: true}
 					st.Triggered, st.Attempts, st.StepAttempts = true, 1, 1
 					st.Phase, st.Reason = v1alpha1.OperationRunning, ReasonTriggered
 					st.Calls = []v1alpha1.BackendCall{call(200, "Accepted", 1)}
@@ -1358,7 +1358,7 @@ func TestEngineTrigger(t *testing.T) {
 			want: want{sent: 1, intent: intent(1), lock: op1Lock, kept: true,
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Guard = &v1alpha1.OperationGuard{Step: 0, Attempt: 1, Outcome: v1alpha1.GuardSent, IntendedAt: *at(now), ResolvedAt: at(now),
-						BaselineStatus: string(sb.ClusterUnready), BaselineEvent: "e2", Answered: true}
+						BaselineStatus: string(sb.ClusterUnready), BaselineEvent: testPosition, Answered: true}
 					st.Triggered, st.Attempts, st.StepAttempts = true, 1, 1
 					st.Phase, st.Reason = v1alpha1.OperationRunning, ReasonTriggered
 					st.Calls = []v1alpha1.BackendCall{call(200, "Accepted", 1)}

@@ -18,6 +18,7 @@ package ops
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -135,7 +136,7 @@ func sent(d time.Duration) opModifier {
 		st.StartedAt, st.StepStartedAt, st.SpecHash = at(0), at(0), testHash
 		st.Attempts, st.StepAttempts, st.Triggered = 1, 1, true
 		st.Guard = &v1alpha1.OperationGuard{Step: 0, Attempt: 1, Outcome: v1alpha1.GuardSent, IntendedAt: *at(d),
-			ResolvedAt: at(d), BaselineStatus: string(sb.ClusterUnready), BaselineEvent: "e2", Answered: true}
+			ResolvedAt: at(d), BaselineStatus: string(sb.ClusterUnready), BaselineEvent: testPosition, Answered: true}
 	})
 }
 
@@ -146,7 +147,7 @@ func unresolved(outcome v1alpha1.GuardOutcome, d time.Duration) opModifier {
 		st.Phase, st.Reason, st.Message = v1alpha1.OperationRunning, ReasonTriggering, "sending"
 		st.StartedAt, st.StepStartedAt, st.SpecHash = at(0), at(0), testHash
 		st.Guard = &v1alpha1.OperationGuard{Step: 0, Attempt: 1, Outcome: outcome, IntendedAt: *at(d),
-			BaselineStatus: string(sb.ClusterUnready), BaselineEvent: "e2"}
+			BaselineStatus: string(sb.ClusterUnready), BaselineEvent: testPosition}
 		if outcome == v1alpha1.GuardAmbiguous {
 			st.Attempts, st.StepAttempts = 1, 1
 		}
@@ -254,10 +255,44 @@ type backend struct {
 	sent  []string
 }
 
-// testEvents are the backend's log: e1 and e2, the newest.
+// testEvents are the backend's log.
 var testEvents = []sb.ClusterLogEntry{
-	{"id": "e1", "object_name": "Cluster", "object_id": testClusterID, "message": "Cluster status changed from in_activation to unready"},
-	{"id": "e2", "object_name": "StorageNode", "object_id": "n1", "message": "Storage node status changed from offline to online"},
+	clusterStatusEntry(1, "in_activation", "unready"),
+	nodeStatusEntry(2, "n1", "offline", "online"),
+}
+
+// testPosition is the position after testEvents' newest.
+var testPosition = positionOf(parseEvents(testEvents))
+
+// testLogStart is the date of entry 0 of a test log.
+var testLogStart = time.Date(2026, 8, 22, 20, 0, 0, 0, time.UTC)
+
+// logEntry is a control-plane entry of a test log as the backend writes it
+// (cluster_ops.py:2386-2412), dated n ms after testLogStart.
+func logEntry(n int, kind, node, msg string) sb.ClusterLogEntry {
+	if node == "" {
+		node = sb.LogNone
+	}
+	return sb.ClusterLogEntry{Date: testLogStart.Add(time.Duration(n) * time.Millisecond).Format("2006-01-02 15:04:05.000"),
+		NodeID: node, Event: kind, Level: "Info", Message: msg, StorageID: sb.LogNone, VUID: sb.LogNone, Status: sb.LogNone}
+}
+
+// clusterStatusEntry is entry n: the cluster's status changed
+// (cluster_events.py:34-41).
+func clusterStatusEntry(n int, from, to string) sb.ClusterLogEntry {
+	return logEntry(n, "STATUS_CHANGE", "", fmt.Sprintf("Cluster status changed from %s to %s", from, to))
+}
+
+// nodeStatusEntry is entry n: node's status changed (storage_events.py:46-56).
+func nodeStatusEntry(n int, node, from, to string) sb.ClusterLogEntry {
+	return logEntry(n, "STATUS_CHANGE", node, fmt.Sprintf("Storage node status changed from: %s to: %s", from, to))
+}
+
+// taskEntry is entry n: a task was created (tasks_events.py:12-30).
+func taskEntry(n int) sb.ClusterLogEntry {
+	e := logEntry(n, "OBJ_CREATED", fmt.Sprintf("7a5c0000-0000-4000-8000-%012d", n), "Task created")
+	e.Status = "new"
+	return e
 }
 
 func (b *backend) set(st sb.ClusterStatus) {

@@ -196,7 +196,7 @@ func (e *Engine) intend(ctx context.Context, r Run) (bool, error) {
 	st.StepAttempts++
 	st.Guard = &v1alpha1.OperationGuard{
 		Step: st.Step, Attempt: st.StepAttempts, Outcome: v1alpha1.GuardIntended, IntendedAt: now,
-		BaselineStatus: step.baseline(snap), BaselineEvent: snap.LatestEventID(),
+		BaselineStatus: step.baseline(snap), BaselineEvent: snap.LogPosition(),
 	}
 	setPhase(st, v1alpha1.OperationRunning, ReasonTriggering, "sending %s", step.Path)
 	if meta.WasDeleted(o) {

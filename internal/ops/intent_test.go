@@ -119,7 +119,7 @@ func TestCarriedIntent(t *testing.T) {
 			op:        ready(),
 			finalizer: true,
 			want: want{sent: 1, annotated: &v1alpha1.OperationGuard{Step: 0, Attempt: 1, Outcome: v1alpha1.GuardIntended, IntendedAt: *at(now),
-				BaselineStatus: string(sb.ClusterUnready), BaselineEvent: "e2"}},
+				BaselineStatus: string(sb.ClusterUnready), BaselineEvent: testPosition}},
 		},
 		"FinalizerUpdateNotMade": {
 			reason: "An intent carried in memory but never written sends nothing.",

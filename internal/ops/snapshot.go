@@ -18,8 +18,9 @@ package ops
 
 import (
 	"context"
-	"regexp"
+	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -65,31 +66,6 @@ func (n Needs) or(o Needs) Needs {
 	return Needs{Nodes: n.Nodes || o.Nodes, Events: n.Events || o.Events, Tasks: n.Tasks || o.Tasks}
 }
 
-// An Event is one backend log event, parsed where it records a status
-// change ("Cluster status changed from X to Y", "Storage node status
-// changed from X to Y").
-type Event struct {
-	ID       string
-	Object   string // Cluster or StorageNode
-	ObjectID string
-	From, To string // empty unless the event is a status change
-	Message  string
-}
-
-var statusChange = regexp.MustCompile(`status changed from (\S+) to (\S+)`)
-
-func parseEvent(e sb.ClusterLogEntry) Event {
-	s := func(k string) string {
-		v, _ := e[k].(string)
-		return v
-	}
-	ev := Event{ID: s("id"), Object: s("object_name"), ObjectID: s("object_id"), Message: s("message")}
-	if m := statusChange.FindStringSubmatch(ev.Message); m != nil {
-		ev.From, ev.To = m[1], m[2]
-	}
-	return ev
-}
-
 // A Snapshot is what the backend showed at one moment.
 type Snapshot struct {
 	// At is when the snapshot was assembled.
@@ -101,8 +77,12 @@ type Snapshot struct {
 	Cluster    sb.ClusterDTO
 	// Nodes is every node record, removed ones included; nil unless needed.
 	Nodes []sb.StorageNodeDTO
-	// Events are the newest log events, oldest first; nil unless needed.
+	// Events are the newest control-plane events of the cluster's log,
+	// oldest first (eventlog.go); nil unless needed, empty when the log is
+	// (the backend then answers 500).
 	Events []Event
+	// log is the window Events come from.
+	log logWindow
 	// Tasks are the cluster's listed tasks; nil unless needed. TasksErr is
 	// why they could not be read: the backend fails the list while some
 	// task types exist, so a step decides what that means.
@@ -110,28 +90,13 @@ type Snapshot struct {
 	TasksErr error
 }
 
-// LatestEventID is the id of the newest event, or "" when there is none.
-func (s *Snapshot) LatestEventID() string {
-	if len(s.Events) == 0 {
-		return ""
-	}
-	return s.Events[len(s.Events)-1].ID
-}
+// LogPosition is the position after the newest event of the window
+// (eventlog.go), "" when the log was not read.
+func (s *Snapshot) LogPosition() string { return positionOf(s.Events) }
 
-// EventsSince returns the events after the one with id baseline. When the
-// baseline is empty or has left the window, every event in the window is
-// returned (they are all newer than the window's start).
-func (s *Snapshot) EventsSince(baseline string) []Event {
-	if baseline == "" {
-		return s.Events
-	}
-	for i := len(s.Events) - 1; i >= 0; i-- {
-		if s.Events[i].ID == baseline {
-			return s.Events[i+1:]
-		}
-	}
-	return s.Events
-}
+// EventsSince returns the events of the window after position pos; none
+// for an unknown position.
+func (s *Snapshot) EventsSince(pos string) []Event { return eventsAfter(s.Events, pos) }
 
 // LiveNodes returns the nodes that are not removed, in backend order.
 func (s *Snapshot) LiveNodes() []sb.StorageNodeDTO {
@@ -292,7 +257,7 @@ func (o *Observer) Seen(src Source, id string, since time.Time) *Snapshot {
 		return s
 	}
 	if w, _, ok := o.cached(src.Key+"|logs|"+id, since); ok {
-		if nodes, at, ok := o.nodesByLog(src, id, w.([]Event)); ok { //nolint:forcetypeassert // as above.
+		if nodes, at, ok := o.nodesByLog(src, id, w.(logWindow)); ok { //nolint:forcetypeassert // as above.
 			s.Nodes = nodes
 			if at.Before(s.ObservedAt) {
 				s.ObservedAt = at
@@ -363,8 +328,8 @@ func (o *Observer) freshTasks(ctx context.Context, src Source, id string, need N
 	return o.snapshot(ctx, src, id, need, f)
 }
 
-// A nodeList is a read of a cluster's node list, with the newest event of
-// the log window read before it (mark, when marked). The backend logs every
+// A nodeList is a read of a cluster's node list, with the position of the
+// log window read before it (mark, when marked). The backend logs every
 // node status change, so a later read of the log brings it up to date: the
 // status of each node whose change it logged after mark is the one it logged
 // last (docs/operations-engine.md, "What an operation costs the backend").
@@ -374,36 +339,26 @@ type nodeList struct {
 	marked bool
 }
 
-// after returns the node list brought up to date with window, a log read
-// after it was, or false when window shows anything after the mark but
-// cluster status changes and status changes of listed nodes, or the mark
-// left it.
-func (l nodeList) after(window []Event) ([]sb.StorageNodeDTO, bool) {
-	if !l.marked {
+// after returns the node list brought up to date with w, a log window read
+// after it was, or false when w may lack events after the mark, or shows
+// after it an event about a node other than a status change of a listed
+// node (a new record's first change, a deletion, a health check change),
+// or a node coming online: a restart changes what the log does not show,
+// its uptime and, when it moved the node, its address
+// (storage_node_ops.py:4614-4635, which logs nothing).
+func (l nodeList) after(w logWindow) ([]sb.StorageNodeDTO, bool) {
+	if !l.marked || !w.reaches(l.mark) {
 		return nil, false
 	}
-	from := 0
-	if l.mark != "" {
-		from = -1
-		for i := len(window) - 1; i >= 0; i-- {
-			if window[i].ID == l.mark {
-				from = i + 1
-				break
-			}
-		}
-		if from < 0 {
-			return nil, false
-		}
-	}
 	latest := map[string]sb.NodeStatus{}
-	for _, e := range window[from:] {
+	for _, e := range eventsAfter(w.events, l.mark) {
 		switch {
-		case e.To == "":
+		case e.Subject == SubjectCluster:
+		case e.Subject == SubjectNode && e.To == string(sb.NodeOnline):
 			return nil, false
-		case e.Object == "Cluster":
-		case e.Object == "StorageNode" && slices.ContainsFunc(l.nodes, func(n sb.StorageNodeDTO) bool { return n.ID == e.ObjectID }):
-			latest[e.ObjectID] = sb.NodeStatus(e.To)
-		default:
+		case e.Subject == SubjectNode && slices.ContainsFunc(l.nodes, func(n sb.StorageNodeDTO) bool { return n.ID == e.NodeID }):
+			latest[e.NodeID] = sb.NodeStatus(e.To)
+		case strings.HasPrefix(e.Message, "Storage node"):
 			return nil, false
 		}
 	}
@@ -418,12 +373,10 @@ func (l nodeList) after(window []Event) ([]sb.StorageNodeDTO, bool) {
 			continue
 		}
 		n.Status = st
-		// What the backend shows only for some statuses is unknown until
-		// the node list is read again.
-		if st != sb.NodeOnline {
-			n.Uptime = nil
-		}
-		if st != sb.NodeOnline && st != sb.NodeDown {
+		// The backend shows an uptime only online, and a health check only
+		// online or down (st is never online here).
+		n.Uptime = nil
+		if st != sb.NodeDown {
 			n.HealthCheck = nil
 		}
 	}
@@ -432,9 +385,9 @@ func (l nodeList) after(window []Event) ([]sb.StorageNodeDTO, bool) {
 
 // probeEvents brings cluster id's shared log window up to date when it was
 // read before since, with one small read when the window has a newest event
-// to reach back to (readEvents), and returns the newest event's id and when
-// the window was read: the Watcher's change detector for what the cluster
-// record does not show.
+// to reach back to (readEvents), and returns the window's position and when
+// it was read: the Watcher's change detector for what the cluster record
+// does not show.
 func (o *Observer) probeEvents(ctx context.Context, src Source, id string, since time.Time) (string, time.Time, error) {
 	v, at, _, err := o.get(src.Key+"|logs|"+id, since, func(prev any) (any, error) {
 		return readEvents(ctx, src, id, prev)
@@ -442,65 +395,36 @@ func (o *Observer) probeEvents(ctx context.Context, src Source, id string, since
 	if err != nil {
 		return "", at, err
 	}
-	evs := v.([]Event) //nolint:forcetypeassert // the cache holds what the fetch stored.
-	if len(evs) == 0 {
-		return "", at, nil
-	}
-	return evs[len(evs)-1].ID, at, nil
+	return positionOf(v.(logWindow).events), at, nil //nolint:forcetypeassert // the cache holds what the fetch stored.
 }
 
-// readEvents reads cluster id's newest log events: the newest eventProbe,
-// appended to prev (the window they replace) when they reach back to its
-// newest event, else the whole eventWindow.
-func readEvents(ctx context.Context, src Source, id string, prev any) ([]Event, error) {
-	if window, ok := prev.([]Event); ok {
-		raw, err := src.API.ClusterLogs(ctx, id, eventProbe)
+// readEvents reads cluster id's log window: the newest eventProbe entries,
+// appended to prev (the window they replace) when they reach back to it,
+// else the newest eventWindow. The backend answers an empty log with a 500
+// (cluster/__init__.py:203-206; events are deleted after 30 days): on a
+// cluster whose record was just read, a 500 is an empty window.
+func readEvents(ctx context.Context, src Source, id string, prev any) (logWindow, error) {
+	read := func(limit int) ([]sb.ClusterLogEntry, error) {
+		raw, err := src.API.ClusterLogs(ctx, id, limit)
+		if e := (*sb.Error)(nil); errors.As(err, &e) && e.StatusCode == http.StatusInternalServerError {
+			return []sb.ClusterLogEntry{}, nil
+		}
+		return raw, errors.Wrap(err, errReadLogs)
+	}
+	if w, ok := prev.(logWindow); ok {
+		raw, err := read(eventProbe)
 		if err != nil {
-			return nil, errors.Wrap(err, errReadLogs)
+			return logWindow{}, err
 		}
-		if evs, ok := appendNewer(window, parseEvents(raw), eventProbe); ok {
-			return evs, nil
+		if next, ok := w.appendNewer(raw, eventProbe); ok {
+			return next, nil
 		}
 	}
-	raw, err := src.API.ClusterLogs(ctx, id, eventWindow)
+	raw, err := read(eventWindow)
 	if err != nil {
-		return nil, errors.Wrap(err, errReadLogs)
+		return logWindow{}, err
 	}
-	return parseEvents(raw), nil
-}
-
-// appendNewer returns window (oldest first) with the events of recent (the
-// newest events, oldest first, read asking for asked) that follow window's
-// newest, at most eventWindow of them, and whether recent reached back to
-// it. Fewer than asked are the whole log.
-func appendNewer(window, recent []Event, asked int) ([]Event, bool) {
-	if len(recent) < asked {
-		return recent, true
-	}
-	if len(window) == 0 {
-		return nil, false
-	}
-	newest := window[len(window)-1].ID
-	for i := len(recent) - 1; i >= 0; i-- {
-		if recent[i].ID != newest {
-			continue
-		}
-		out := make([]Event, 0, len(window)+len(recent)-i-1)
-		out = append(append(out, window...), recent[i+1:]...)
-		if len(out) > eventWindow {
-			out = out[len(out)-eventWindow:]
-		}
-		return out, true
-	}
-	return nil, false
-}
-
-func parseEvents(raw []sb.ClusterLogEntry) []Event {
-	evs := make([]Event, 0, len(raw))
-	for _, r := range raw {
-		evs = append(evs, parseEvent(r))
-	}
-	return evs
+	return logWindow{events: parseEvents(raw), whole: len(raw) < eventWindow}, nil
 }
 
 func (o *Observer) detailMaxAge() time.Duration {
@@ -562,7 +486,8 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 			return nil, err
 		}
 		seen(at)
-		s.Events = v.([]Event) //nolint:forcetypeassert // as above.
+		s.log = v.(logWindow) //nolint:forcetypeassert // as above.
+		s.Events = s.log.events
 		if read {
 			nodesSince = latest(nodesSince, at)
 		}
@@ -593,14 +518,14 @@ func (o *Observer) snapshot(ctx context.Context, src Source, id string, need Nee
 // of s, read after it, brings up to date (nodeList) is that, without a read.
 func (o *Observer) nodes(ctx context.Context, src Source, id string, since time.Time, byLog bool, s *Snapshot, seen func(time.Time)) ([]sb.StorageNodeDTO, error) {
 	if byLog {
-		if nodes, at, ok := o.nodesByLog(src, id, s.Events); ok {
+		if nodes, at, ok := o.nodesByLog(src, id, s.log); ok {
 			seen(at)
 			return nodes, nil
 		}
 	}
 	v, at, _, err := o.get(src.Key+"|nodes|"+id, since, func(any) (any, error) {
 		ns, err := src.API.ListStorageNodes(ctx, id)
-		return nodeList{nodes: ns, mark: s.LatestEventID(), marked: s.Events != nil}, errors.Wrap(err, errListNodes)
+		return nodeList{nodes: ns, mark: s.LogPosition(), marked: s.Events != nil}, errors.Wrap(err, errListNodes)
 	})
 	if err != nil {
 		return nil, err
@@ -612,7 +537,7 @@ func (o *Observer) nodes(ctx context.Context, src Source, id string, since time.
 // nodesByLog returns the node list of cluster id the Observer holds, at most
 // the detail floor old, brought up to date by window (nodeList.after), and
 // when it was requested; false when there is none or window cannot.
-func (o *Observer) nodesByLog(src Source, id string, window []Event) ([]sb.StorageNodeDTO, time.Time, bool) {
+func (o *Observer) nodesByLog(src Source, id string, window logWindow) ([]sb.StorageNodeDTO, time.Time, bool) {
 	v, at, ok := o.cached(src.Key+"|nodes|"+id, o.since(o.detailMaxAge()))
 	if !ok {
 		return nil, time.Time{}, false

@@ -18,7 +18,7 @@ package ops
 
 import (
 	"context"
-	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -34,91 +34,135 @@ import (
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock/fake"
 )
 
-func TestParseEvent(t *testing.T) {
+func TestParseLogEntry(t *testing.T) {
+	at := testLogStart
+	withDate := func(e sb.ClusterLogEntry, date string) sb.ClusterLogEntry {
+		e.Date = date
+		return e
+	}
 	cases := map[string]struct {
 		reason string
 		entry  sb.ClusterLogEntry
 		want   Event
+		ok     bool
 	}{
 		"ClusterStatusChange": {
-			reason: "A cluster status change is parsed into from and to.",
-			entry: sb.ClusterLogEntry{"id": "ev-1", "object_name": "Cluster", "object_id": "c1",
-				"message": "Cluster status changed from unready to in_activation"},
-			want: Event{ID: "ev-1", Object: "Cluster", ObjectID: "c1", From: "unready", To: "in_activation",
+			reason: "A cluster status change (cluster_events.py:34-41) is parsed into from and to.",
+			entry:  clusterStatusEntry(0, "unready", "in_activation"),
+			want: Event{Date: "2026-08-22 20:00:00.000", At: at, Kind: "STATUS_CHANGE", Subject: SubjectCluster, From: "unready", To: "in_activation",
 				Message: "Cluster status changed from unready to in_activation"},
+			ok: true,
 		},
 		"NodeStatusChange": {
-			reason: "A storage node status change is parsed the same way.",
-			entry: sb.ClusterLogEntry{"id": "ev-2", "object_name": "StorageNode", "object_id": "n1",
-				"message": "Storage node status changed from online to in_shutdown"},
-			want: Event{ID: "ev-2", Object: "StorageNode", ObjectID: "n1", From: "online", To: "in_shutdown",
-				Message: "Storage node status changed from online to in_shutdown"},
+			reason: "A storage node status change (storage_events.py:46-56, with colons) names its node in NodeId.",
+			entry:  nodeStatusEntry(0, "n1", "online", "in_shutdown"),
+			want: Event{Date: "2026-08-22 20:00:00.000", At: at, Kind: "STATUS_CHANGE", NodeID: "n1", Subject: SubjectNode, From: "online", To: "in_shutdown",
+				Message: "Storage node status changed from: online to: in_shutdown"},
+			ok: true,
 		},
-		"NotAStatusChange": {
-			reason: "Any other message keeps from and to empty.",
-			entry: sb.ClusterLogEntry{"id": "ev-3", "object_name": "Cluster", "object_id": "c1",
-				"message": "Device added to cluster"},
-			want: Event{ID: "ev-3", Object: "Cluster", ObjectID: "c1", Message: "Device added to cluster"},
+		"NodeMessageWithoutColons": {
+			reason: "A node message in the form the backend does not write is no status change.",
+			entry:  logEntry(0, "STATUS_CHANGE", "n1", "Storage node status changed from online to offline"),
+			want:   Event{Date: "2026-08-22 20:00:00.000", At: at, Kind: "STATUS_CHANGE", NodeID: "n1", Message: "Storage node status changed from online to offline"},
+			ok:     true,
 		},
-		"NonStringFields": {
-			reason: "Fields of unexpected types read as empty rather than panicking.",
-			entry:  sb.ClusterLogEntry{"id": 17, "object_name": nil, "message": []string{"x"}},
-			want:   Event{},
+		"PoolStatusChange": {
+			reason: "A pool's status change (pool_events.py:43) is neither a cluster's nor a node's.",
+			entry:  logEntry(0, "STATUS_CHANGE", "c1", "Pool status changed from active to inactive"),
+			want:   Event{Date: "2026-08-22 20:00:00.000", At: at, Kind: "STATUS_CHANGE", NodeID: "c1", Message: "Pool status changed from active to inactive"},
+			ok:     true,
+		},
+		"DeviceStatusChange": {
+			reason: "A device's status change (device_events.py:57-58) names the device in NodeId: not a node's.",
+			entry:  logEntry(0, "STATUS_CHANGE", "d1", "Device status changed from: online to: unavailable"),
+			want:   Event{Date: "2026-08-22 20:00:00.000", At: at, Kind: "STATUS_CHANGE", NodeID: "d1", Message: "Device status changed from: online to: unavailable"},
+			ok:     true,
+		},
+		"HealthCheckChange": {
+			reason: "A node's health check change (storage_events.py:70-80) is not a status change.",
+			entry:  logEntry(0, "STATUS_CHANGE", "n1", "Storage node health check changed from: True to: False"),
+			want:   Event{Date: "2026-08-22 20:00:00.000", At: at, Kind: "STATUS_CHANGE", NodeID: "n1", Message: "Storage node health check changed from: True to: False"},
+			ok:     true,
+		},
+		"ClusterMessageOfAnotherKind": {
+			reason: "Only a STATUS_CHANGE entry is a status change.",
+			entry:  logEntry(0, "OBJ_CREATED", "", "Cluster status changed from unready to active"),
+			want:   Event{Date: "2026-08-22 20:00:00.000", At: at, Kind: "OBJ_CREATED", Message: "Cluster status changed from unready to active"},
+			ok:     true,
+		},
+		"DateWithoutMilliseconds": {
+			reason: "The backend drops the fraction when the milliseconds are 0 (models/events.py:33-37).",
+			entry:  withDate(clusterStatusEntry(0, "active", "degraded"), "2026-08-22 20:00:01"),
+			want: Event{Date: "2026-08-22 20:00:01", At: at.Add(time.Second), Kind: "STATUS_CHANGE", Subject: SubjectCluster, From: "active", To: "degraded",
+				Message: "Cluster status changed from active to degraded"},
+			ok: true,
+		},
+		"DistribEvent": {
+			reason: "A data-plane event (events_controller.py:28-56), rewritten by the backend after it is written, is left out.",
+			entry: sb.ClusterLogEntry{Date: "2026-08-22 20:00:00.000", NodeID: "n2", Event: "device_status", Level: "Error",
+				Message: "unavailable (2)", StorageID: "3", VUID: "None", Status: "processed"},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := parseEvent(tc.entry)
+			got, ok := ParseLogEntry(tc.entry)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("\n%s\nparseEvent(...): -want, +got:\n%s", tc.reason, diff)
+				t.Errorf("\n%s\nParseLogEntry(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if ok != tc.ok {
+				t.Errorf("\n%s\nParseLogEntry(...): ok %t, want %t", tc.reason, ok, tc.ok)
 			}
 		})
 	}
 }
 
 func TestEventsSince(t *testing.T) {
-	evs := []Event{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	window := parseEvents([]sb.ClusterLogEntry{clusterStatusEntry(1, "unready", "in_activation"), taskEntry(2), nodeStatusEntry(2, "n1", "online", "offline"),
+		clusterStatusEntry(3, "in_activation", "active")})
+	upTo := func(n int) string { return positionOf(window[:n]) }
 	cases := map[string]struct {
 		reason   string
 		events   []Event
 		baseline string
 		want     []Event
-		latest   string
 	}{
 		"BaselineInTheMiddle": {
 			reason:   "Only the events after the baseline are returned.",
-			events:   evs,
-			baseline: "a",
-			want:     []Event{{ID: "b"}, {ID: "c"}},
-			latest:   "c",
+			events:   window,
+			baseline: upTo(1),
+			want:     window[1:],
+		},
+		"SameMillisecond": {
+			reason:   "Of two entries with one date, the one the baseline did not hold is after it.",
+			events:   window,
+			baseline: upTo(2),
+			want:     window[2:],
 		},
 		"BaselineIsNewest": {
 			reason:   "Nothing happened after a baseline that is the newest event.",
-			events:   evs,
-			baseline: "c",
-			want:     []Event{},
-			latest:   "c",
+			events:   window,
+			baseline: upTo(4),
 		},
 		"BaselineLeftTheWindow": {
-			reason:   "A baseline no longer in the window means every event in the window is newer.",
-			events:   evs,
-			baseline: "gone",
-			want:     evs,
-			latest:   "c",
+			reason:   "A baseline older than the window: every event of the window is newer, by date.",
+			events:   window[2:],
+			baseline: upTo(1),
+			want:     window[2:],
 		},
-		"EmptyBaseline": {
-			reason:   "An empty baseline (no events before the call) returns every event.",
-			events:   evs,
-			baseline: "",
-			want:     evs,
-			latest:   "c",
+		"EmptyLogBaseline": {
+			reason:   "A log empty before the call (the backend answered 500): every event since is the call's.",
+			events:   window,
+			baseline: emptyLog,
+			want:     window,
+		},
+		"UnknownBaseline": {
+			reason:   "An unknown baseline (none, or an event id written by an older provider) has no event after it: the window is never taken for the call's.",
+			events:   window,
+			baseline: "3f1c9a54-0c1e-4b1d-9a33-0b6c7f6f1e2a",
 		},
 		"NoEvents": {
-			reason:   "Without events there is nothing since and no latest id.",
-			events:   nil,
-			baseline: "a",
-			want:     nil,
-			latest:   "",
+			reason:   "Without events there is nothing since.",
+			baseline: upTo(1),
 		},
 	}
 	for name, tc := range cases {
@@ -127,11 +171,34 @@ func TestEventsSince(t *testing.T) {
 			if diff := cmp.Diff(tc.want, s.EventsSince(tc.baseline), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("\n%s\nEventsSince(%q): -want, +got:\n%s", tc.reason, tc.baseline, diff)
 			}
-			if diff := cmp.Diff(tc.latest, s.LatestEventID()); diff != "" {
-				t.Errorf("\n%s\nLatestEventID(): -want, +got:\n%s", tc.reason, diff)
+		})
+	}
+}
+
+func TestLogPosition(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		events []Event
+		want   string
+	}{
+		"NotRead":  {reason: "A snapshot that did not read the log has no position."},
+		"Empty":    {reason: "An empty log has the empty position.", events: []Event{}, want: emptyLog},
+		"Newest":   {reason: "The newest entry's date and key.", events: parseEvents([]sb.ClusterLogEntry{taskEntry(1), taskEntry(2)}), want: "2026-08-22 20:00:00.002|" + mustParse(taskEntry(2)).key()},
+		"SameDate": {reason: "Every entry at the newest date.", events: parseEvents([]sb.ClusterLogEntry{taskEntry(1), clusterStatusEntry(1, "active", "degraded")}), want: "2026-08-22 20:00:00.001|" + mustParse(clusterStatusEntry(1, "active", "degraded")).key() + "|" + mustParse(taskEntry(1)).key()},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := &Snapshot{Events: tc.events}
+			if diff := cmp.Diff(tc.want, s.LogPosition()); diff != "" {
+				t.Errorf("\n%s\nLogPosition(): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}
+}
+
+func mustParse(r sb.ClusterLogEntry) Event {
+	e, _ := ParseLogEntry(r)
+	return e
 }
 
 func TestLiveNodes(t *testing.T) {
@@ -215,8 +282,7 @@ func (c *counting) api() *fake.MockClient {
 			if limit != eventWindow && limit != eventProbe {
 				return nil, errors.Errorf("ClusterLogs limit %d, want %d or %d", limit, eventWindow, eventProbe)
 			}
-			return []sb.ClusterLogEntry{{"id": "e1", "object_name": "Cluster", "object_id": "c1",
-				"message": "Cluster status changed from unready to in_activation"}}, nil
+			return []sb.ClusterLogEntry{clusterStatusEntry(1, "unready", "in_activation")}, nil
 		},
 		MockListTasks: func(_ context.Context, _ string) ([]sb.TaskDTO, error) {
 			c.tasks.Add(1)
@@ -341,15 +407,7 @@ func TestObserverSharing(t *testing.T) {
 
 func TestObserverNodeListFromLog(t *testing.T) {
 	all := Needs{Nodes: true, Events: true}
-	clusterEvent := func(id, msg string) sb.ClusterLogEntry {
-		return sb.ClusterLogEntry{"id": id, "object_name": "Cluster", "object_id": "c1", "message": msg}
-	}
-	statusChange := func(id string) sb.ClusterLogEntry {
-		return clusterEvent(id, "Cluster status changed from active to degraded")
-	}
-	nodeEvent := func(id, node, msg string) sb.ClusterLogEntry {
-		return sb.ClusterLogEntry{"id": id, "object_name": "StorageNode", "object_id": node, "message": msg}
-	}
+	statusChange := func(n int) sb.ClusterLogEntry { return clusterStatusEntry(n, "active", "degraded") }
 	healthy, uptime := true, "PT1H"
 	online := []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline, HealthCheck: &healthy, Uptime: &uptime}, {ID: "n2", Status: sb.NodeOnline}}
 	cases := map[string]struct {
@@ -375,36 +433,50 @@ func TestObserverNodeListFromLog(t *testing.T) {
 		},
 		"OnlyClusterStatusChanges": {
 			reason: "Cluster status changes change no node record: the node list is as it was.",
-			first:  all, added: []sb.ClusterLogEntry{statusChange("e2"), statusChange("e3")}, nodesAge: time.Second,
+			first:  all, added: []sb.ClusterLogEntry{statusChange(2), statusChange(3)}, nodesAge: time.Second,
 			want: online,
 		},
 		"NodeStatusChanges": {
 			reason: "The status a node's last logged change after the mark went to is its status now (with no health check or uptime, which the backend shows only online): the node list is not read again.",
 			first:  all, nodesAge: time.Second,
 			added: []sb.ClusterLogEntry{
-				nodeEvent("e2", "n1", "Storage node status changed from online to suspended"), statusChange("e3"),
-				nodeEvent("e4", "n1", "Storage node status changed from suspended to in_shutdown"),
-				nodeEvent("e5", "n1", "Storage node status changed from in_shutdown to offline"),
+				nodeStatusEntry(2, "n1", "online", "suspended"), statusChange(3),
+				nodeStatusEntry(4, "n1", "suspended", "in_shutdown"), taskEntry(4),
+				nodeStatusEntry(5, "n1", "in_shutdown", "offline"),
 			},
 			want: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOffline}, {ID: "n2", Status: sb.NodeOnline}},
+		},
+		"NodeCameOnline": {
+			reason: "A node that came online may have moved (a restart with node_address changes its address and logs nothing, storage_node_ops.py:4614-4635) and has a new uptime: the node list is read again.",
+			first:  all, nodesAge: time.Second,
+			added:     []sb.ClusterLogEntry{nodeStatusEntry(2, "n2", "online", "offline"), nodeStatusEntry(3, "n2", "offline", "in_restart"), nodeStatusEntry(4, "n2", "in_restart", "online")},
+			backend:   []sb.StorageNodeDTO{online[0], {ID: "n2", Status: sb.NodeOnline, MgmtIP: "10.9.0.1"}},
+			nodeReads: 1,
+			want:      []sb.StorageNodeDTO{online[0], {ID: "n2", Status: sb.NodeOnline, MgmtIP: "10.9.0.1"}},
 		},
 		"UnknownNode": {
 			reason: "A status change of a node the list does not have (a new node) is read.",
 			first:  all, nodesAge: time.Second,
-			added:     []sb.ClusterLogEntry{nodeEvent("e2", "n3", "Storage node status changed from in_creation to online")},
+			added:     []sb.ClusterLogEntry{nodeStatusEntry(2, "n3", "in_creation", "online")},
 			backend:   append(slices.Clone(online), sb.StorageNodeDTO{ID: "n3", Status: sb.NodeOnline}),
 			nodeReads: 1,
 			want:      append(slices.Clone(online), sb.StorageNodeDTO{ID: "n3", Status: sb.NodeOnline}),
 		},
 		"NodeEventNotAStatusChange": {
-			reason: "A node's event that is not a status change may be a change the node list does not show: it is read again.",
-			first:  all, added: []sb.ClusterLogEntry{nodeEvent("e2", "n1", "Storage node address changed to 10.0.0.9")}, nodesAge: time.Second,
+			reason: "A node's event that is not a status change (here its health check, storage_events.py:70-80) may be a change the node list shows: it is read again.",
+			first:  all, added: []sb.ClusterLogEntry{logEntry(2, "STATUS_CHANGE", "n1", "Storage node health check changed from: True to: False")}, nodesAge: time.Second,
 			nodeReads: 1, want: online,
 		},
-		"OtherClusterEvent": {
-			reason: "A cluster event that is not a status change (here a name change) leaves the node list unknown: it is read again.",
-			first:  all, added: []sb.ClusterLogEntry{clusterEvent("e2", "name change from a to b")}, nodesAge: time.Second,
+		"NodeDeleted": {
+			reason: "A node record deleted (a stale in_creation record replaced, storage_node_ops.py:3037-3041) is no status change: the node list is read again.",
+			first:  all, added: []sb.ClusterLogEntry{logEntry(2, "OBJ_DELETED", "n2", "Storage node deleted n2")}, nodesAge: time.Second,
 			nodeReads: 1, want: online,
+		},
+		"EventsThatChangeNoNode": {
+			reason: "Task, device and pool events change no node record: the node list is as it was.",
+			first:  all, added: []sb.ClusterLogEntry{taskEntry(2), logEntry(3, "STATUS_CHANGE", "d1", "Device status changed from: online to: unavailable"),
+				logEntry(4, "OBJ_CREATED", "c1", "Pool created pool1")}, nodesAge: time.Second,
+			want: online,
 		},
 		"MarkLeftTheWindow": {
 			reason: "When the mark left the event window, what happened after it is unknown: the node list is read again.",
@@ -424,7 +496,7 @@ func TestObserverNodeListFromLog(t *testing.T) {
 		"Decision": {
 			reason: "A decision reads what it decides on: the node list is read again though the log brings it up to date.",
 			first:  all, decision: true, nodesAge: time.Second,
-			added:     []sb.ClusterLogEntry{nodeEvent("e2", "n1", "Storage node status changed from online to offline")},
+			added:     []sb.ClusterLogEntry{nodeStatusEntry(2, "n1", "online", "offline")},
 			backend:   []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOffline}, {ID: "n2", Status: sb.NodeOnline}},
 			nodeReads: 1,
 			want:      []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOffline}, {ID: "n2", Status: sb.NodeOnline}},
@@ -433,7 +505,7 @@ func TestObserverNodeListFromLog(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
-				nodes: slices.Clone(online), events: []sb.ClusterLogEntry{statusChange("e1")}}
+				nodes: slices.Clone(online), events: []sb.ClusterLogEntry{statusChange(1)}}
 			api, reads := countedAPI(b)
 			src := Source{Key: "k", API: api}
 			now := t0
@@ -485,7 +557,7 @@ func TestObserverNodeListFromLog(t *testing.T) {
 func manyStatusChanges(n int) []sb.ClusterLogEntry {
 	out := make([]sb.ClusterLogEntry, 0, n)
 	for i := range n {
-		out = append(out, sb.ClusterLogEntry{"id": fmt.Sprintf("s%d", i), "object_name": "Cluster", "message": "Cluster status changed from active to degraded"})
+		out = append(out, clusterStatusEntry(10+i, "active", "degraded"))
 	}
 	return out
 }
@@ -680,52 +752,67 @@ func TestObserverErrors(t *testing.T) {
 }
 
 func TestReadEvents(t *testing.T) {
-	// log is a backend log of events e1…en, oldest first.
+	// log is a backend log of n entries, oldest first; every third a
+	// data-plane entry (which the window leaves out).
 	log := func(n int) []sb.ClusterLogEntry {
 		out := make([]sb.ClusterLogEntry, 0, n)
 		for i := 1; i <= n; i++ {
-			out = append(out, sb.ClusterLogEntry{"id": fmt.Sprintf("e%d", i)})
+			e := taskEntry(i)
+			if i%3 == 0 {
+				e.Event, e.Level, e.Message, e.Status = "device_status", "Error", "unavailable (1)", "processed"
+			}
+			out = append(out, e)
 		}
 		return out
 	}
-	// window is the parsed events ek…en.
-	window := func(k, n int) []Event {
-		out := make([]Event, 0, n-k+1)
-		for i := k; i <= n; i++ {
-			out = append(out, Event{ID: fmt.Sprintf("e%d", i)})
-		}
-		return out
+	// window is the window of entries k…n of log.
+	window := func(k, n int, whole bool) logWindow {
+		all := log(n)
+		return logWindow{events: parseEvents(all[k-1:]), whole: whole}
 	}
+	serverError := &sb.Error{Kind: sb.KindServerError, Outcome: sb.OutcomeAnswered, StatusCode: http.StatusInternalServerError, Message: "Internal Server Error"}
 	cases := map[string]struct {
 		reason string
 		prev   any
-		log    int // events in the backend's log
-		want   []Event
+		log    int // entries in the backend's log
+		err    error
+		want   logWindow
 		limits []int // of the reads made
+		// wantErr: the read fails.
+		wantErr bool
 	}{
 		"FirstRead": {
 			reason: "Without a window to bring up to date the whole window is read.",
-			log:    30, want: window(1, 30), limits: []int{eventWindow},
+			log:    30, want: window(1, 30, true), limits: []int{eventWindow},
 		},
 		"ReachesBack": {
-			reason: "The newest events that reach back to the window's newest are appended to it: one small read.",
-			prev:   window(1, 15), log: 30, want: window(1, 30), limits: []int{eventProbe},
+			reason: "The newest entries that reach back to the window's newest are appended to it: one small read.",
+			prev:   window(1, 16, true), log: 30, want: window(1, 30, true), limits: []int{eventProbe},
 		},
 		"Unchanged": {
 			reason: "A log with nothing new leaves the window as it was, after one small read.",
-			prev:   window(1, 30), log: 30, want: window(1, 30), limits: []int{eventProbe},
+			prev:   window(1, 31, true), log: 31, want: window(1, 31, true), limits: []int{eventProbe},
 		},
 		"TooManyNew": {
-			reason: "More new events than a small read holds: the whole window is read again.",
-			prev:   window(1, 3), log: 40, want: window(1, 40), limits: []int{eventProbe, eventWindow},
+			reason: "More new entries than a small read holds: the whole window is read again.",
+			prev:   window(1, 4, true), log: 40, want: window(1, 40, true), limits: []int{eventProbe, eventWindow},
 		},
 		"ShortLog": {
-			reason: "A small read answered with fewer events than asked is the whole log.",
-			prev:   []Event{}, log: 5, want: window(1, 5), limits: []int{eventProbe},
+			reason: "A small read answered with fewer entries than asked is the whole log.",
+			prev:   logWindow{events: []Event{}, whole: true}, log: 5, want: window(1, 5, true), limits: []int{eventProbe},
 		},
-		"CappedAtTheWindow": {
-			reason: "The window keeps the newest eventWindow events.",
-			prev:   window(1, eventWindow), log: eventWindow + 5, want: window(6, eventWindow+5), limits: []int{eventProbe},
+		"NotTheWholeLog": {
+			reason: "A full read answered with as many entries as asked may not be the whole log.",
+			log:    eventWindow + 10, want: window(11, eventWindow+10, false), limits: []int{eventWindow},
+		},
+		"EmptyLogAnswers500": {
+			reason: "The backend answers an empty log with a plain-text 500 (cluster/__init__.py:203-206): an empty window, not a failure.",
+			err:    serverError, want: logWindow{events: []Event{}, whole: true}, limits: []int{eventWindow},
+		},
+		"OtherErrorsFail": {
+			reason: "A 502 from a proxy is no empty log: the read fails.",
+			err:    &sb.Error{Kind: sb.KindServerError, Outcome: sb.OutcomeUnknown, StatusCode: http.StatusBadGateway, Message: "Bad Gateway"},
+			limits: []int{eventWindow}, wantErr: true,
 		},
 	}
 	for name, tc := range cases {
@@ -733,14 +820,17 @@ func TestReadEvents(t *testing.T) {
 			var limits []int
 			api := &fake.MockClient{MockClusterLogs: func(_ context.Context, _ string, limit int) ([]sb.ClusterLogEntry, error) {
 				limits = append(limits, limit)
+				if tc.err != nil {
+					return nil, tc.err
+				}
 				evs := log(tc.log)
 				return evs[max(len(evs)-limit, 0):], nil
 			}}
 			got, err := readEvents(context.Background(), Source{Key: "k", API: api}, "c1", tc.prev)
-			if err != nil {
-				t.Fatalf("\n%s\nreadEvents(...): %v", tc.reason, err)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("\n%s\nreadEvents(...): %v, want error %t", tc.reason, err, tc.wantErr)
 			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(logWindow{}), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("\n%s\nreadEvents(...): -want, +got:\n%s", tc.reason, diff)
 			}
 			if diff := cmp.Diff(tc.limits, limits); diff != "" {

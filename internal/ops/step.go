@@ -88,8 +88,11 @@ type Baseline struct {
 	// Status is the status of the step's subject (cluster or node) before
 	// the call.
 	Status string
-	// Event is the newest backend log event before the call.
+	// Event is the position in the cluster's log just before the call
+	// (Snapshot.LogPosition): the events after it are the call's.
 	Event string
+	// At is when the call was intended, just before it was sent.
+	At time.Time
 	// Sent is true when the backend answered the call with success (false
 	// when its outcome was resolved by evidence, or for a step without a
 	// call).

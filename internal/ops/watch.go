@@ -211,7 +211,7 @@ func (w *Watcher) Watch(kind string, src Source, id string, need Needs, endInRec
 	cw.src = src // the newest client for this control plane
 	if cw.newest == "" && need.Events && seen != nil {
 		// A new event after what the operation saw is new to the probe.
-		cw.newest = seen.LatestEventID()
+		cw.newest = seen.LogPosition()
 	}
 	cw.waiters[waiterKey{kind: kind, op: op}] = &waiter{until: w.Clock.Now().Add(w.Linger), need: need, seen: fingerprint(seen, need),
 		endInRecord: endInRecord}
@@ -374,7 +374,7 @@ func (w *Watcher) poll(ctx context.Context, cw *clusterWatch) bool {
 		}
 		if err == nil && need.Events && (statusChanged || newEvent || tasksChanged) {
 			w.mu.Lock()
-			cw.newest = snap.LatestEventID()
+			cw.newest = snap.LogPosition()
 			w.mu.Unlock()
 		}
 	}
@@ -427,7 +427,7 @@ func fingerprint(s *Snapshot, need Needs) string {
 		}
 	}
 	if need.Events {
-		_, _ = fmt.Fprintf(h, "e=%s;", s.LatestEventID())
+		_, _ = fmt.Fprintf(h, "e=%s;", s.LogPosition())
 	}
 	if need.Tasks {
 		for _, t := range s.Tasks {

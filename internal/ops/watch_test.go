@@ -64,6 +64,10 @@ func (b *backendView) api() *fake.MockClient {
 			b.mu.Lock()
 			defer b.mu.Unlock()
 			evs := b.events
+			if len(evs) == 0 {
+				// The backend's answer to an empty log (cluster/__init__.py:203-206).
+				return nil, &sb.Error{Kind: sb.KindServerError, Outcome: sb.OutcomeAnswered, StatusCode: 500, Message: "Internal Server Error"}
+			}
 			if limit > 0 && len(evs) > limit {
 				evs = evs[len(evs)-limit:]
 			}
@@ -267,7 +271,7 @@ func TestWatcherTiers(t *testing.T) {
 			reason: "A new event (the backend logs every node status change) makes the node list be read again at once.",
 			change: func(b *backendView) {
 				b.nodes[0].Status = sb.NodeOffline
-				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "message": "Storage node status changed from online to offline"})
+				b.events = append(b.events, nodeStatusEntry(2, "n1", "online", "offline"))
 			},
 			after: 500 * time.Millisecond, nodeReads: 2, woken: true,
 		},
@@ -275,15 +279,15 @@ func TestWatcherTiers(t *testing.T) {
 			reason: "For a waiter whose end shows in the cluster record, a new event alone (progress, or a failure part-way, which the log shows) does not make the node list be read again before DetailMaxAge.",
 			change: func(b *backendView) {
 				b.nodes[0].Status = sb.NodeOffline
-				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "message": "Storage node status changed from online to offline"})
+				b.events = append(b.events, nodeStatusEntry(2, "n1", "online", "offline"))
 			},
 			after: 500 * time.Millisecond, endInRecord: true, nodeReads: 1, woken: true,
 		},
 		"RecordChangedEndInRecord": {
-			reason: "For a waiter whose end shows in the cluster record, a changed record makes the node list be read again at once when the log does not show what changed since it was read (here a node event that is not a status change).",
+			reason: "For a waiter whose end shows in the cluster record, a changed record makes the node list be read again at once when the log does not show what changed since it was read (here a node's health check change, which is not a status change).",
 			change: func(b *backendView) {
 				b.cluster.Status = sb.ClusterDegraded
-				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "object_name": "StorageNode", "object_id": "n1", "message": "Storage node address changed to 10.0.0.9"})
+				b.events = append(b.events, logEntry(2, "STATUS_CHANGE", "n1", "Storage node health check changed from: True to: False"))
 			},
 			after: 500 * time.Millisecond, endInRecord: true, nodeReads: 2, woken: true,
 		},
@@ -291,7 +295,7 @@ func TestWatcherTiers(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
-				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{taskEntry(1)}}
 			api := b.api()
 			need := Needs{Nodes: true}
 			if tc.endInRecord {
@@ -383,7 +387,7 @@ func TestWatcherProbes(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
-				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{taskEntry(1)}}
 			api := b.api()
 			logReads := 0
 			logs := api.MockClusterLogs
@@ -475,7 +479,7 @@ func TestWatcherAnswered(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
-				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{taskEntry(1)}}
 			api, reads := countedAPI(b)
 			src := Source{Key: "k", API: api}
 			w, clk, wakes := newTestWatcher(time.Minute)
@@ -502,7 +506,9 @@ func TestWatcherAnswered(t *testing.T) {
 				w.Answered(v1alpha1.ClusterOpsKind, src, "c1", tc.need, tc.endInRecord, decided, op)
 			}
 			b.set(func(b *backendView) {
-				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2"}, sb.ClusterLogEntry{"id": "e3"})
+				// A node added meanwhile: the log cannot bring the node list up to date.
+				b.nodes = append(b.nodes, sb.StorageNodeDTO{ID: "n2", Status: sb.NodeOnline})
+				b.events = append(b.events, taskEntry(2), nodeStatusEntry(3, "n2", "in_creation", "online"))
 			})
 			clk.Step(w.Interval)
 			w.pollAll(ctx)
@@ -533,13 +539,14 @@ func watchingNodesAndEvents(api sb.API, c sb.ClusterDTO) (*Watcher, *clocktestin
 // change do not read the log again.
 func TestWatcherReadsTheLogOncePerChange(t *testing.T) {
 	b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
-		nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+		nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{taskEntry(1)}}
 	api, reads := countedAPI(b)
 	w, clk, wakes, op := watchingNodesAndEvents(api, b.cluster)
 	ctx := context.Background()
 	b.set(func(b *backendView) {
-		b.nodes[0].Status = sb.NodeOffline
-		b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "message": "Storage node status changed from online to offline"})
+		// A node added: the log shows it, and the node list is read for it.
+		b.nodes = append(b.nodes, sb.StorageNodeDTO{ID: "n2", Status: sb.NodeOnline})
+		b.events = append(b.events, nodeStatusEntry(2, "n2", "in_creation", "online"))
 	})
 	*reads = readCounts{}
 	clk.Step(time.Second)
@@ -554,7 +561,7 @@ func TestWatcherReadsTheLogOncePerChange(t *testing.T) {
 
 func TestWatcherSeesAChangeBetweenItsReads(t *testing.T) {
 	b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
-		nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeInShutdown}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+		nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeInShutdown}}, events: []sb.ClusterLogEntry{taskEntry(1)}}
 	api := b.api()
 	// Once armed, the node goes offline (and logs so) right after a read of
 	// the node list: between the watcher's reads of one poll.
@@ -566,7 +573,7 @@ func TestWatcherSeesAChangeBetweenItsReads(t *testing.T) {
 			armed = false
 			b.set(func(b *backendView) {
 				b.nodes[0].Status = sb.NodeOffline
-				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "message": "Storage node status changed from in_shutdown to offline"})
+				b.events = append(b.events, nodeStatusEntry(3, "n1", "in_shutdown", "offline"))
 			})
 		}
 		return ns, err
@@ -578,7 +585,7 @@ func TestWatcherSeesAChangeBetweenItsReads(t *testing.T) {
 	// details again, and the node goes offline in the middle of it.
 	b.set(func(b *backendView) {
 		b.cluster.Status = sb.ClusterSuspended
-		b.events = append(b.events, sb.ClusterLogEntry{"id": "e1b", "object_name": "StorageNode", "message": "Storage node status changed from online to in_shutdown"})
+		b.events = append(b.events, logEntry(2, "STATUS_CHANGE", "n1", "Storage node health check changed from: True to: False"))
 	})
 	armed = true
 	clk.Step(time.Second)
@@ -598,8 +605,8 @@ func TestWatcherSeesAChangeBetweenItsReads(t *testing.T) {
 // watcher read again at once, and what it leaves to the probe and the
 // detail floor.
 func TestWatcherRecordChanges(t *testing.T) {
-	statusEvent := sb.ClusterLogEntry{"id": "e2", "object_name": "Cluster", "message": "Cluster status changed from active to degraded"}
-	nodeEvent := sb.ClusterLogEntry{"id": "e2", "object_name": "StorageNode", "object_id": "n1", "message": "Storage node status changed from online to offline"}
+	statusEvent := clusterStatusEntry(2, "active", "degraded")
+	nodeEvent := nodeStatusEntry(2, "n1", "online", "offline")
 	cases := map[string]struct {
 		reason string
 		need   Needs
@@ -633,7 +640,7 @@ func TestWatcherRecordChanges(t *testing.T) {
 			need:   Needs{Nodes: true, Events: true},
 			change: func(b *backendView) {
 				b.cluster.Status = sb.ClusterDegraded
-				b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "object_name": "StorageNode", "object_id": "n1", "message": "Storage node address changed to 10.0.0.9"})
+				b.events = append(b.events, logEntry(2, "STATUS_CHANGE", "n1", "Storage node health check changed from: True to: False"))
 			},
 			reads: readCounts{logs: 1, nodes: 1},
 		},
@@ -664,7 +671,7 @@ func TestWatcherRecordChanges(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
-				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+				nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{taskEntry(1)}}
 			api, reads := countedAPI(b)
 			tasks := 0
 			api.MockListTasks = func(context.Context, string) ([]sb.TaskDTO, error) {
@@ -701,14 +708,13 @@ func TestWatcherRecordChanges(t *testing.T) {
 // reading the node list again.
 func TestWatcherNodeStatusFromLog(t *testing.T) {
 	b := &backendView{cluster: sb.ClusterDTO{ID: "c1", Status: sb.ClusterActive},
-		nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{{"id": "e1"}}}
+		nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}}, events: []sb.ClusterLogEntry{taskEntry(1)}}
 	api, reads := countedAPI(b)
 	w, clk, wakes, op := watchingNodesAndEvents(api, b.cluster)
 	ctx := context.Background()
 	b.set(func(b *backendView) {
 		b.nodes[0].Status = sb.NodeOffline
-		b.events = append(b.events, sb.ClusterLogEntry{"id": "e2", "object_name": "StorageNode", "object_id": "n1",
-			"message": "Storage node status changed from online to offline"})
+		b.events = append(b.events, nodeStatusEntry(2, "n1", "online", "offline"))
 	})
 	*reads = readCounts{}
 	clk.Step(time.Second)

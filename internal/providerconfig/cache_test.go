@@ -30,6 +30,8 @@ var _ NewClientFn = Clients.Client
 func TestClientCache(t *testing.T) {
 	cfgA := simplyblock.Config{BaseURL: "https://a.example", Token: "t1"}
 	cfgB := simplyblock.Config{BaseURL: "https://a.example", Token: "t2"}
+	cfgCert1 := simplyblock.Config{BaseURL: "https://a.example", Token: "t1", ClientCert: []byte("cert-1"), ClientKey: []byte("key-1")}
+	cfgCert2 := simplyblock.Config{BaseURL: "https://a.example", Token: "t1", ClientCert: []byte("cert-2"), ClientKey: []byte("key-2")}
 	cases := map[string]struct {
 		reason string
 		cfgs   []simplyblock.Config
@@ -45,6 +47,11 @@ func TestClientCache(t *testing.T) {
 			reason: "A rotated token is a new configuration and gets its own client.",
 			cfgs:   []simplyblock.Config{cfgA, cfgB, cfgA},
 			built:  2,
+		},
+		"RotatedClientCertificateNewClient": {
+			reason: "A renewed client certificate is a new configuration: the old client would present the old one.",
+			cfgs:   []simplyblock.Config{cfgA, cfgCert1, cfgCert2, cfgCert1},
+			built:  3,
 		},
 		"BuildErrorNotCached": {
 			reason: "A client that cannot be built is not cached: the next connect tries again.",

@@ -1,10 +1,12 @@
 // Package providerconfig turns the ProviderConfig or ClusterProviderConfig a
 // managed resource references into a simplyblock client configuration:
-// endpoint, bearer token from a Secret, optional CA bundle, request timeout.
+// endpoint, bearer token from a Secret, optional CA bundle, optional client
+// certificate and key, request timeout.
 package providerconfig
 
 import (
 	"context"
+	"crypto/tls"
 	"strings"
 	"time"
 
@@ -37,11 +39,15 @@ const (
 	errGetCABundle      = "cannot get CA bundle"
 	errCABundleKey      = "CA bundle %s/%s has no key %q"
 	errForeignNamespace = "a namespaced ProviderConfig may only reference objects in its own namespace %q, not %q"
+	errClientCertHalf   = "set both spec.tls.clientCertSecretRef and spec.tls.clientKeySecretRef, or neither"
+	errGetClientCert    = "cannot get client certificate"
+	errGetClientKey     = "cannot get client key"
+	errClientCertPair   = "cannot use the client certificate in Secret %s/%s key %q with the client key in Secret %s/%s key %q"
 )
 
 // ClientConfig resolves the provider config referenced by mg into a client
-// configuration. The token is read from the referenced Secret; it is never
-// part of an error message.
+// configuration. The token and the client key are read from the referenced
+// Secrets; neither is ever part of an error message.
 func ClientConfig(ctx context.Context, kube client.Client, mg resource.ModernManaged) (simplyblock.Config, error) {
 	ref := mg.GetProviderConfigReference()
 	if ref == nil {
@@ -102,7 +108,36 @@ func fromSpec(ctx context.Context, kube client.Client, spec v1alpha1.ProviderCon
 		}
 		cfg.CABundle = ca
 	}
+	if spec.TLS.ClientCertSecretRef != nil || spec.TLS.ClientKeySecretRef != nil {
+		if cfg.ClientCert, cfg.ClientKey, err = clientCertificate(ctx, kube, *spec.TLS, namespace); err != nil {
+			return simplyblock.Config{}, err
+		}
+	}
 	return cfg, nil
+}
+
+// clientCertificate reads the client certificate and key and checks that
+// they are a usable PEM pair, so that a wrong Secret is reported with its
+// name rather than as a failing client. crypto/tls's reasons name PEM block
+// types and mismatches, never key material.
+func clientCertificate(ctx context.Context, kube client.Client, t v1alpha1.TLSConfig, namespace string) (cert, key []byte, err error) {
+	if t.ClientCertSecretRef == nil || t.ClientKeySecretRef == nil {
+		return nil, nil, errors.New(errClientCertHalf)
+	}
+	certRef, keyRef := *t.ClientCertSecretRef, *t.ClientKeySecretRef
+	if cert, err = secretValue(ctx, kube, certRef, namespace); err != nil {
+		return nil, nil, errors.Wrap(err, errGetClientCert)
+	}
+	if key, err = secretValue(ctx, kube, keyRef, namespace); err != nil {
+		return nil, nil, errors.Wrap(err, errGetClientKey)
+	}
+	if _, err := tls.X509KeyPair(cert, key); err != nil {
+		// Both were read, so their namespaces resolve.
+		certNS, _ := resolveNamespace(namespace, certRef.Namespace)
+		keyNS, _ := resolveNamespace(namespace, keyRef.Namespace)
+		return nil, nil, errors.Wrapf(err, errClientCertPair, certNS, certRef.Name, certRef.Key, keyNS, keyRef.Name, keyRef.Key)
+	}
+	return cert, key, nil
 }
 
 // resolveNamespace applies the namespace rules: a namespaced config reads

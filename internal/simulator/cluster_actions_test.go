@@ -380,7 +380,7 @@ func TestUpdate(t *testing.T) {
 		// the nodes are down under load.
 		restarted := 0
 		for _, e := range s.Events(cid) {
-			if e == "Storage node status changed from in_restart to online" {
+			if e == "Storage node status changed from: in_restart to: online" { // SE:55
 				restarted++
 			}
 		}

@@ -100,7 +100,7 @@ func (s *Simulator) createCluster(req *request) {
 	}
 	c := &clusterState{id: id, name: p.Name, status: sb.ClusterUnready, params: p, secret: randomSecret(), created: s.clk.now()}
 	s.m.clusters = append(s.m.clusters, c)
-	s.addEventLocked(c, "Cluster", c.id, "api", "Cluster created")
+	s.clusterCreatedEventLocked(c)
 	dto := c.dto()
 	s.mu.Unlock()
 	created(req.w, format, apiPrefix+"/clusters/"+id+"/", id, dto)
@@ -201,7 +201,7 @@ func (s *Simulator) updateClusterName(req *request) {
 		}
 		old := c.name
 		c.name = *body.Name
-		s.addEventLocked(c, "Cluster", c.id, "api", fmt.Sprintf("name change from %s to %s", old, c.name))
+		s.clusterRenamedEventLocked(c, old, c.name)
 	}
 	req.w.WriteHeader(http.StatusNoContent)
 }
@@ -252,10 +252,18 @@ func (s *Simulator) clusterCapacity(req *request) {
 	writeJSON(req.w, http.StatusOK, out)
 }
 
-// GET /clusters/{id}/logs?limit=N: the newest N events, oldest first.
+// GET /clusters/{id}/logs?limit=N (C/:201-208, OPS:2380-2413): the newest
+// N events, oldest first; limit defaults to 50 and 0 returns every event. A
+// negative limit also returns every event here (sbcli passes it to the key
+// range read unchecked, backend-contract.md m7). limit is an int query
+// parameter: anything else, the empty string included, is a 422. An empty
+// result makes the handler raise ValueError('Failed to access logs'): a
+// plain-text 500 (C/:205-206).
 func (s *Simulator) clusterLogs(req *request) {
 	limit := 50
-	if v := req.r.URL.Query().Get("limit"); v != "" {
+	if vs, ok := req.r.URL.Query()["limit"]; ok && len(vs) > 0 {
+		// Starlette's QueryParams keeps the last value of a repeated key.
+		v := vs[len(vs)-1]
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			writeValidation(req.w, []valErr{{Type: "int_parsing", Loc: []any{"query", "limit"},
@@ -266,20 +274,20 @@ func (s *Simulator) clusterLogs(req *request) {
 	}
 	s.mu.Lock()
 	c := s.m.cluster(req.params["cluster_id"])
-	out := []map[string]any{}
+	out := []sb.ClusterLogEntry{}
 	if c != nil {
 		evs := c.events
-		if limit >= 0 && len(evs) > limit {
+		if limit > 0 && len(evs) > limit {
 			evs = evs[len(evs)-limit:]
 		}
 		for _, e := range evs {
-			out = append(out, map[string]any{
-				"id": e.ID, "date": e.Date.Unix(), "domain": "cluster", "event_level": "info",
-				"object_name": e.ObjectName, "object_id": e.ObjectID, "caused_by": e.CausedBy,
-				"message": e.Message, "cluster_id": c.id,
-			})
+			out = append(out, e.entry())
 		}
 	}
 	s.mu.Unlock()
+	if len(out) == 0 {
+		writeInternalError(req.w)
+		return
+	}
 	writeJSON(req.w, http.StatusOK, out)
 }

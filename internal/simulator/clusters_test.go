@@ -2,7 +2,6 @@ package simulator
 
 import (
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -132,8 +131,8 @@ func TestClusterCRUD(t *testing.T) {
 	if r := call(t, s, adminToken, "DELETE", base(empty)+"/", nil); r.status != 404 {
 		t.Errorf("a second delete is 404, got %s", r)
 	}
-	logs := decode[[]map[string]any](t, call(t, s, adminToken, "GET", base(cid)+"/logs?limit=1", nil))
-	if len(logs) != 1 || !strings.HasPrefix(logs[0]["message"].(string), "name change") {
+	logs := decode[[]sb.ClusterLogEntry](t, call(t, s, adminToken, "GET", base(cid)+"/logs?limit=1", nil))
+	if len(logs) != 1 || logs[0].Message != "Cluster name changed "+cid+": one -> uno" {
 		t.Errorf("logs?limit=1 should return the newest event (the rename), got %v", logs)
 	}
 }

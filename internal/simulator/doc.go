@@ -19,6 +19,7 @@
 //	server.go           routing, 307 redirects, 404/405, auth and path validation
 //	errors.go           error body shapes; validate.go: 422 details
 //	clusters.go         clusters CRUD, logs, capacity
+//	events.go           the event log: entries, writers, devices, distrib rows, retention
 //	cluster_actions.go  activate, expand, shutdown, start, update, rebalance, addreplication
 //	nodes.go            nodes read/create/delete, node_add, cluster_expand and node_removal runners
 //	node_actions.go     suspend, resume, shutdown, restart/start, promote, node_restart runner
@@ -26,6 +27,27 @@
 //	monitor.go          the 3 s monitor: status derivation, watchdog, auto-activation, auto-restart
 //	faults.go           fault injection; journal.go: call journal; admin.go: admin endpoint
 //	seed.go, tls.go, clock.go, model.go, simulator.go
+//
+// # Event log
+//
+// GET /clusters/{id}/logs?limit=N answers what sbcli's get_logs builds
+// (cluster_ops.py:2380-2413 at 754ff3e1; backend-contract.md §3): the
+// newest N events (default 50; 0 or negative = all), oldest first, each
+//
+//	{"Date":"2026-08-22 20:15:34.123","NodeId":"<id>|None","Event":"STATUS_CHANGE|OBJ_CREATED|OBJ_DELETED|CAPACITY|device_status",
+//	 "Level":"Info|Warning|Critical|Error","Message":"...","Storage_ID":"<n>|None","VUID":"None","Status":"<task status>|new|<verdict>|None"}
+//
+// with every value a string, no id, Status a task event's task status or a
+// distrib row's processing state, Date in UTC to the millisecond (no
+// fraction when the milliseconds are 0). An empty log is a plain-text 500;
+// the monitor deletes events older than 30 days. events.go lists the
+// writers: cluster, node, task, pool, device, capacity and distrib events,
+// with the sbcli lines each follows. Distrib rows (Event device_status,
+// Level Error, NodeId = the reporting peer, Message "error_read (<count>)",
+// one per peer) are written on the monitor tick after a node stops serving
+// and rewritten two ticks later: Status goes from new to the collector's
+// verdict and the count changes. The admin /state and Simulator.Events give the rendered Message
+// strings only; Simulator.Log gives the entries.
 //
 // # Admin endpoint
 //
@@ -38,7 +60,7 @@
 //	DELETE /faults       204 (disarm all)
 //	DELETE /faults/{id}  204, or 404
 //	GET    /state        200 {"clusters":[{"cluster":ClusterDTO,"nodes":[..],"tasks":[.. incl. hidden],
-//	                          "pools":[..],"activated_node_ids":[..]|null,"events":["..."]}]}
+//	                          "pools":[..],"activated_node_ids":[..]|null,"events":["<Message>"]}]}
 //	POST   /seed         {"name","nodes","status":"unready|active","node_status","node_address_prefix","params"}
 //	                     -> 201 {"cluster_id","secret","node_ids":[..]}
 //

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -82,7 +83,10 @@ const (
 	// or schedulable; default unreachable) for After backend time (default
 	// 60 s). The monitor derives the cluster status; offline/schedulable
 	// nodes get an auto node_restart task; restarts fail until the outage
-	// ends; unreachable/down nodes come back by themselves. Immediate.
+	// ends; unreachable/down nodes come back by themselves. Offline and
+	// schedulable also set the node's devices unavailable; a node whose
+	// status another flow owns (in_restart, in_shutdown; suspended for down)
+	// keeps it, and restarts just fail until the outage ends. Immediate.
 	FaultNodeOutage FaultKind = "node_outage"
 	// FaultRotateSecret gives ClusterID a new secret; the old one gets 401.
 	// The new secret is returned in Fault.Secret. Immediate.
@@ -92,7 +96,8 @@ const (
 	// FaultUtilization sets ClusterID's capacity size_util to Utilization;
 	// at or above cap_crit the monitor sets read_only. Immediate.
 	FaultUtilization FaultKind = "utilization"
-	// FaultPoolInactive sets PoolID's status to inactive. Immediate.
+	// FaultPoolInactive sets PoolID's status to inactive, logging "Pool
+	// status changed from active to inactive". Immediate.
 	FaultPoolInactive FaultKind = "pool_inactive"
 )
 
@@ -479,14 +484,39 @@ func (s *Simulator) applyImmediate(ft Fault) (Fault, error) {
 			d = time.Minute
 		}
 		n.outageUntil = now.Add(d)
+		// The monitor leaves a node alone whose status another flow owns
+		// (MON:1033-1035,1083-1085,1280,1298): the outage then only
+		// makes restarts fail until it ends. In particular it never turns
+		// in_restart into offline (set_node_status refuses that, SNO:6686-6700).
+		skip := map[sb.NodeStatus][]sb.NodeStatus{
+			sb.NodeOffline:     {sb.NodeInShutdown, sb.NodeInRestart},
+			sb.NodeUnreachable: {sb.NodeInShutdown, sb.NodeInRestart},
+			sb.NodeSchedulable: {sb.NodeInShutdown},
+			sb.NodeDown:        {sb.NodeSuspended, sb.NodeInShutdown},
+		}[st]
+		if slices.Contains(skip, n.status) || n.status == st || n.status == sb.NodeRemoved {
+			s.logf("fault: node %s is %s; the outage leaves its status", n.id, n.status)
+			break
+		}
 		n.autoRestartDisabled = false
 		s.setNodeStatusLocked(n, st)
+		// The monitor's offline and schedulable paths also set the node's
+		// devices unavailable (MON:1036-1043,1282-1289); unreachable and
+		// down do not (MON:1079-1090,1296-1299).
+		if st == sb.NodeOffline || st == sb.NodeSchedulable {
+			s.devicesUnavailableLocked(n)
+		}
 	case FaultPoolInactive:
 		p := s.m.pool(ft.PoolID)
 		if p == nil {
 			return Fault{}, fmt.Errorf("pool %q not found", ft.PoolID)
 		}
+		// pool_controller.set_status logs the change (PC:399-410, PE:34-44).
+		old := p.status
 		p.status = sb.PoolInactive
+		if old != p.status {
+			s.poolEventLocked(p, evStatusChange, fmt.Sprintf("Pool status changed from %s to %s", old, p.status))
+		}
 	}
 	return ft, nil
 }

@@ -35,22 +35,21 @@ type clusterState struct {
 	sizeUtil        int64
 	mgmtImage       string
 	spdkImage       string
-	events          []eventRecord
+	// events is the cluster's event log in date order (events.go).
+	events []*eventRecord
+	// pendingDistr are distrib rows whose verdict is not written yet.
+	pendingDistr []pendingDistr
+	// nextDeviceOrder is the next cluster_device_order to assign.
+	nextDeviceOrder int64
+	// lastHousekeeping, lastCapCheck and lastCapCrit pace the monitor's
+	// event retention and the cap monitor's events.
+	lastHousekeeping, lastCapCheck, lastCapCrit time.Time
 	// autoActivationPending is set by the monitor when it spawns an
 	// auto-activation, so that the next tick does not spawn another.
 	autoActivationPending bool
 	// restartPasses counts running start/update restart passes; while one
 	// runs, auto-activation waits for every node (see monitor.go).
 	restartPasses int
-}
-
-type eventRecord struct {
-	ID         string
-	Date       time.Time
-	ObjectName string
-	ObjectID   string
-	Message    string
-	CausedBy   string
 }
 
 type nodeState struct {
@@ -70,8 +69,10 @@ type nodeState struct {
 	statusSince         time.Time
 	killFailed          bool      // stuck in_shutdown; the monitor reconciles after 120 s
 	restartClaim        bool      // a restart holds the node's claim
+	claimOwner          string    // the claim's owner token while restartClaim
 	outageUntil         time.Time // spontaneous outage: restarts fail until then
 	lvols               int64
+	devices             []*deviceState
 }
 
 type taskState struct {

@@ -34,9 +34,14 @@ func (s *Simulator) monitorTick() {
 			n.killFailed = false
 			s.setNodeStatusLocked(n, sb.NodeOffline)
 		case (n.status == sb.NodeUnreachable || n.status == sb.NodeDown) && !n.outageUntil.IsZero() && !now.Before(n.outageUntil):
-			// The health check passes again.
+			// The health check passes again: online, then the devices
+			// the outage left unavailable are re-admitted, which queues a
+			// migration (MON:1690-1697,1700-1740).
 			n.outageUntil = time.Time{}
 			s.setNodeStatusLocked(n, sb.NodeOnline)
+			if s.devicesReadmitLocked(n) {
+				s.addMigrationTasksLocked(n.clusterID, n.id)
+			}
 		}
 	}
 	// One pass over the tasks and the nodes for all clusters, not one per
@@ -55,6 +60,11 @@ func (s *Simulator) monitorTick() {
 	}
 	for _, c := range s.m.clusters {
 		s.monitorClusterLocked(c, now, rebalancing[c.id], live[c.id])
+		// The distrib event collector, the cap monitor and the monitor's
+		// event retention (events.go).
+		s.processDistribLocked(c, now)
+		s.capacityEventsLocked(c, now)
+		s.eventHousekeepingLocked(c, now)
 	}
 }
 

@@ -3,6 +3,8 @@ package simulator
 import (
 	"fmt"
 	"net/http"
+	"sort"
+	"strings"
 	"time"
 
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
@@ -98,17 +100,19 @@ func (s *Simulator) shutdownNode(req *request) {
 	accepted(req.w)
 }
 
-// gracefulShutdownCheckLocked returns the 409 reason (or 500 for the FTT
-// check) of a non-force shutdown, or status 0.
+// gracefulShutdownCheckLocked returns why a non-force shutdown is refused:
+// check_node_shutdown_preconditions' 409 reason, checked in its order
+// (SNO:5780-5899), then the simulator's FTT check's 500; or status 0.
+// (sbcli runs its FTT check first, SN/:214-219; see backend-contract.md M6.)
 func (s *Simulator) gracefulShutdownCheckLocked(n *nodeState) (string, int) {
-	switch n.status {
-	case sb.NodeOnline, sb.NodeSuspended, sb.NodeDown:
-	default:
-		return fmt.Sprintf("Node is in %s state; only online/suspended/down can be gracefully shut down. Use --force.", n.status), http.StatusConflict
-	}
 	c := s.m.cluster(n.clusterID)
-	affected := int64(0)
-	for _, o := range s.m.liveNodes(n.clusterID) {
+	// A live restart claim on the node itself (SNO:5816-5822).
+	if (n.status == sb.NodeInRestart || n.status == sb.NodeInShutdown) && n.restartClaim {
+		return fmt.Sprintf("Node %s is %s under a live restart claim (%s); shutdown refused until the claim is released or expires",
+			n.id, n.status, n.claimOwner), http.StatusConflict
+	}
+	// Any peer restarting or shutting down, in DB order (SNO:5825-5840).
+	for _, o := range s.m.clusterNodes(n.clusterID) {
 		if o.id == n.id {
 			continue
 		}
@@ -116,25 +120,47 @@ func (s *Simulator) gracefulShutdownCheckLocked(n *nodeState) (string, int) {
 		case sb.NodeInRestart:
 			return fmt.Sprintf("Node %s is restarting in this cluster, cannot shutdown %s concurrently", o.id, n.id), http.StatusConflict
 		case sb.NodeInShutdown:
-			return fmt.Sprintf("Node %s is shutting down in this cluster, cannot shutdown %s concurrently", o.id, n.id), http.StatusConflict
+			return fmt.Sprintf("Node %s is already shutting down in this cluster, cannot shutdown %s concurrently", o.id, n.id), http.StatusConflict
 		}
-		if o.hasLVStore && o.status != sb.NodeOnline {
+	}
+	// An open node_restart task of the node (SNO:5842-5848, TC:660-666).
+	for _, t := range s.m.clusterTasks(n.clusterID) {
+		if t.fn == sb.TaskFunctionNodeRestart && t.nodeID == n.id && t.status != sb.TaskDone && !t.canceled {
+			return fmt.Sprintf("Restart task found: %s, can not shutdown storage node", t.id), http.StatusConflict
+		}
+	}
+	// Data-movement tasks of the node, unless FTT=2 allows the outage
+	// (SNO:5850-5883, 5664-5670).
+	migration := map[string]bool{sb.TaskFunctionDeviceMigration: true, "failed_device_migration": true,
+		sb.TaskFunctionNewDeviceMigration: true, "lvol_migration": true, "lvol_batch_migration": true}
+	count, fns := 0, map[string]bool{}
+	for _, t := range s.activeNodeTasksLocked(n) {
+		if migration[t.fn] {
+			count++
+			fns[t.fn] = true
+		}
+	}
+	ftt2 := c.params.HAType == "ha" && c.params.DistrNpcs >= 2 // max_fault_tolerance = distr_npcs
+	if count > 0 && !ftt2 {
+		names := make([]string, 0, len(fns))
+		for fn := range fns {
+			names = append(names, fn)
+		}
+		sort.Strings(names)
+		return fmt.Sprintf("Migration task found: %d (%s), can not shutdown storage node or use --force",
+			count, strings.Join(names, ", ")), http.StatusConflict
+	}
+	// The node's own status (SNO:5885-5897).
+	switch n.status {
+	case sb.NodeOnline, sb.NodeSuspended, sb.NodeDown:
+	default:
+		return fmt.Sprintf("Node is in %s state; only online/suspended/down can be gracefully shut down. Use --force.", n.status), http.StatusConflict
+	}
+	affected := int64(0)
+	for _, o := range s.m.liveNodes(n.clusterID) {
+		if o.id != n.id && o.hasLVStore && o.status != sb.NodeOnline {
 			affected++
 		}
-	}
-	for _, t := range s.m.clusterTasks(n.clusterID) {
-		if t.nodeID != n.id || t.status == sb.TaskDone {
-			continue
-		}
-		if t.fn == sb.TaskFunctionNodeRestart {
-			return fmt.Sprintf("Restart task found: %s, cannot shutdown node %s", t.id, n.id), http.StatusConflict
-		}
-		if (t.fn == sb.TaskFunctionDeviceMigration || t.fn == sb.TaskFunctionNewDeviceMigration) && c.params.DistrNpcs < 2 {
-			return fmt.Sprintf("Migration task found: %s, cannot shutdown node %s", t.id, n.id), http.StatusConflict
-		}
-	}
-	if n.restartClaim {
-		return fmt.Sprintf("Node %s is being restarted (restart claim held), cannot shutdown", n.id), http.StatusConflict
 	}
 	if c.activatedNodeIDs != nil && n.hasLVStore && affected >= c.params.DistrNpcs {
 		return "FTT check failed", http.StatusInternalServerError
@@ -163,12 +189,19 @@ func (s *Simulator) runNodeShutdown(id string, force bool) {
 	}
 	n.autoRestartDisabled = true
 	s.setNodeStatusLocked(n, sb.NodeInShutdown)
+	// Migration tasks are canceled by a direct write: no event
+	// (SNO:6020-6031).
 	for _, t := range s.m.clusterTasks(n.clusterID) {
 		if t.nodeID == id && t.status != sb.TaskDone && (t.fn == sb.TaskFunctionDeviceMigration || t.fn == sb.TaskFunctionNewDeviceMigration) {
 			t.canceled = true
 			t.status, t.result = sb.TaskDone, "canceled"
 			s.updateMasterLocked(t.parentID)
 		}
+	}
+	if !force {
+		// Loop 1: "Device status changed from: online to: unavailable"
+		// per device (SNO:6034-6065, DE:57-58). A forced shutdown skips it.
+		s.devicesUnavailableLocked(n)
 	}
 	stuck := s.faults.take(FaultNodeStuckInShutdown, nodePred(id)) != nil
 	d := s.randDurLocked(gracefulShutdownMin, gracefulShutdownMax)
@@ -285,6 +318,11 @@ func (s *Simulator) restartGuardLocked(n *nodeState, force bool) string {
 	return ""
 }
 
+// newClaimToken is a restart claim owner, shaped like
+// _new_restart_claim_token's "<hostname>:<pid>:<uuid hex[:8]>"
+// (SNO:4519-4525).
+func newClaimToken() string { return "simplyblock-sim:1:" + strings.ReplaceAll(newID(), "-", "")[:8] }
+
 type restartResult int
 
 const (
@@ -310,9 +348,9 @@ func (s *Simulator) restartAttempt(id string, force, injectFail bool, addr strin
 		return restartRefused
 	}
 	c := s.m.cluster(n.clusterID)
-	n.restartClaim = true
+	n.restartClaim, n.claimOwner = true, newClaimToken()
 	if addr != "" && addr != n.address {
-		s.moveNodeLocked(c, n, addr)
+		s.moveNodeLocked(n, addr)
 	}
 	s.setNodeStatusLocked(n, sb.NodeInRestart)
 	stuck := s.faults.take(FaultNodeStuckInRestart, nodePred(id)) != nil
@@ -334,17 +372,23 @@ func (s *Simulator) restartAttempt(id string, force, injectFail bool, addr strin
 	if n == nil {
 		return restartFailed
 	}
-	n.restartClaim = false
+	n.restartClaim, n.claimOwner = false, ""
 	if stuck || injectFail || s.clk.now().Before(n.outageUntil) || n.status != sb.NodeInRestart {
 		s.logf("restart node %s failed; SPDK killed, node offline", id)
 		n.autoRestartDisabled = true
 		if n.status != sb.NodeRemoved {
-			s.setNodeStatusLocked(n, sb.NodeOffline)
+			// The wrapper's cleanup assigns OFFLINE before it builds the
+			// event, so the log reads "from: offline to: offline"
+			// (SNO:4411-4425), whatever the status was.
+			n.status = sb.NodeOffline
+			n.statusSince = s.clk.now()
+			s.nodeStatusEventLocked(n, sb.NodeOffline, sb.NodeOffline)
 		}
 		return restartFailed
 	}
 	n.autoRestartDisabled = false
 	n.outageUntil = time.Time{}
+	s.devicesRestartedLocked(n)
 	s.setNodeStatusLocked(n, sb.NodeOnline)
 	s.addMigrationTasksLocked(n.clusterID, n.id)
 	return restartOK

@@ -196,9 +196,12 @@ func (s *Simulator) runNodeAddTask(tid string) {
 				return (x.NodeAddress == "" || x.NodeAddress == addr) && (x.ClusterID == "" || x.ClusterID == c.id)
 			}) != nil
 			// A stale in_creation record of an earlier attempt is replaced,
-			// with a new UUID.
+			// with a new UUID; its deletion logs "Storage node deleted
+			// <id>" (SNO:3037-3041, SE:23-32).
 			for _, n := range s.m.liveNodes(c.id) {
 				if n.address == addr && n.status == sb.NodeInCreation {
+					s.logEventLocked(c, &eventRecord{object: objNode, nodeID: n.id, event: evObjDeleted,
+						message: "Storage node deleted " + n.id})
 					s.m.removeNode(n.id)
 				}
 			}
@@ -234,13 +237,24 @@ func (s *Simulator) runNodeAddTask(tid string) {
 			return
 		}
 		if ok {
-			if n := s.m.node(nid); n != nil && n.status == sb.NodeInCreation {
+			n := s.m.node(nid)
+			if n != nil && n.status == sb.NodeInCreation {
+				// add_node: devices created (SNO:1281-1288), then
+				// in_creation -> online (SNO:3556-3562).
+				if c := s.m.cluster(n.clusterID); c != nil {
+					s.createDevicesLocked(c, n)
+				}
 				n.autoRestartDisabled = false
 				s.setNodeStatusLocked(n, sb.NodeOnline)
 			}
 			t.status, t.result, t.running = sb.TaskDone, nodeAddSuccess, false
 			if expand && outcome == addProceed {
+				// On a running cluster: the cluster_expand task, then
+				// "Storage node created <id>" (SNO:3598-3629).
 				s.queueClusterExpandLocked(t.clusterID, nid)
+				if n != nil {
+					s.nodeCreatedEventLocked(n)
+				}
 			}
 			s.mu.Unlock()
 			return
@@ -269,25 +283,22 @@ func hostOf(addr string) string {
 // simHostname is the hostname the simulator gives a node on host.
 func simHostname(host string) string { return "sim-" + strings.ReplaceAll(host, ".", "-") }
 
-// moveNodeLocked points node n of cluster c at a new address (a restart
-// with node_address): same UUID, new address, management IP and hostname.
-func (s *Simulator) moveNodeLocked(c *clusterState, n *nodeState, addr string) {
+// moveNodeLocked points node n at a new address (a restart with
+// node_address): same UUID, new address, management IP and hostname. The
+// backend logs no event for it (SNO:4614-4635).
+func (s *Simulator) moveNodeLocked(n *nodeState, addr string) {
 	n.address, n.mgmtIP, n.hostname = addr, hostOf(addr), simHostname(hostOf(addr))
-	if c != nil {
-		s.addEventLocked(c, "StorageNode", n.id, "api", "Storage node address changed to "+addr)
-	}
 }
 
-// newNodeLocked creates an in_creation node record for a host address.
+// newNodeLocked creates an in_creation node record for a host address,
+// with devices not yet created. Creating the record logs no event
+// (backend-contract.md §3.3).
 func (s *Simulator) newNodeLocked(cid, addr string, params map[string]any) *nodeState {
 	host := hostOf(addr)
 	now := s.clk.now()
 	n := &nodeState{id: newID(), clusterID: cid, status: sb.NodeInCreation, address: addr, mgmtIP: host,
-		hostname: simHostname(host), params: params, created: now, statusSince: now}
+		hostname: simHostname(host), params: params, created: now, statusSince: now, devices: newDevices()}
 	s.m.nodes = append(s.m.nodes, n)
-	if c := s.m.cluster(cid); c != nil {
-		s.addEventLocked(c, "StorageNode", n.id, "api", "Storage node created with status in_creation")
-	}
 	return n
 }
 
@@ -421,15 +432,18 @@ func (s *Simulator) deleteNode(req *request) {
 		refuse("node has lvols")
 		return
 	}
-	if !forceRemove {
-		for _, t := range s.m.clusterTasks(n.clusterID) {
-			if t.nodeID == n.id && t.status != sb.TaskDone {
-				refuse("open task " + t.id + " on node")
-				return
-			}
+	if open := s.activeNodeTasksLocked(n); len(open) > 0 {
+		if !forceRemove {
+			refuse(fmt.Sprintf("Task found: %d, can not remove storage node, or use --force-remove", len(open)))
+			return
+		}
+		// force_remove cancels them, each logging "Task canceled" or
+		// "Subtask canceled" (SNO:3780-3786, TC:607-624).
+		for _, t := range open {
+			s.cancelTaskLocked(t)
 		}
 	}
-	t := s.newTaskLocked(n.clusterID, n.id, sb.TaskFunctionNodeRemoval, -1, map[string]any{"node_id": n.id})
+	t := s.newTaskLocked(n.clusterID, n.id, sb.TaskFunctionNodeRemoval, -1, map[string]any{"force_remove": forceRemove})
 	t.running = true
 	s.mu.Unlock()
 	s.spawn(func(_ ctxT) { s.runNodeRemovalTask(t.id) })
@@ -464,6 +478,11 @@ func (s *Simulator) runNodeRemovalTask(tid string) {
 	s.setClusterStatusLocked(c, sb.ClusterInShrink, "tasks_runner")
 	n.autoRestartDisabled = true
 	s.setNodeStatusLocked(n, sb.NodeInShutdown)
+	// Phase 1 is a graceful shutdown unless force_remove (SNO:3928-3937):
+	// its Loop 1 sets the devices unavailable.
+	if force, _ := t.params["force_remove"].(bool); !force {
+		s.devicesUnavailableLocked(n)
+	}
 	d1, d2 := s.randDurLocked(nodeKillMin, nodeKillMax), s.randDurLocked(removalMigrateMin, removalMigrateMax)
 	s.mu.Unlock()
 	if !s.sleep(d1) {
@@ -483,6 +502,9 @@ func (s *Simulator) runNodeRemovalTask(tid string) {
 		n.hasLVStore = false
 		n.secondaryNodeID = ""
 		s.setNodeStatusLocked(n, sb.NodeRemoved)
+		// The devices are decommissioned after the node is removed
+		// (SNO:3956-3964).
+		s.devicesDecommissionLocked(n)
 	}
 	if c := s.m.cluster(t.clusterID); c != nil && c.status == sb.ClusterInShrink {
 		s.setClusterStatusLocked(c, prev, "tasks_runner")

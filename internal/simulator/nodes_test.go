@@ -388,8 +388,12 @@ func TestNodeRestartAtNewAddress(t *testing.T) {
 			if diff := cmp.Diff([]string{nodes[0], "10.9.9.9"}, []string{n.ID, n.MgmtIP}); diff != "" {
 				t.Errorf("\n%s\nnode id and management IP: -want, +got:\n%s", tc.reason, diff)
 			}
-			if !hasEvent(s, cid, "Storage node address changed to 10.9.9.9:5000") {
-				t.Errorf("\n%s\nno event records the move", tc.reason)
+			// The move itself writes no event (sbcli SNO:4614-4635 only
+			// rewrites api_endpoint, mgmt_ip and hostname).
+			for _, e := range s.Events(cid) {
+				if strings.Contains(e, "10.9.9.9") {
+					t.Errorf("\n%s\nan event mentions the new address: %q", tc.reason, e)
+				}
 			}
 			eventually(t, "task done", func() bool {
 				x := tasksOf(s, cid, sb.TaskFunctionNodeRestart)

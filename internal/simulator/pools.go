@@ -3,6 +3,7 @@ package simulator
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
@@ -87,14 +88,25 @@ func (s *Simulator) createPool(req *request) {
 		volMax: p.VolumeMaxSize, maxRWIOPS: p.MaxRWIOPS, maxRWMB: p.MaxRWMBytes, maxRMB: p.MaxRMBytes,
 		maxWMB: p.MaxWMBytes, dhchap: p.DHCHAP}
 	s.m.pools = append(s.m.pools, pool)
+	s.poolEventLocked(pool, evObjCreated, "Pool created "+pool.name) // PC:117, PE:22-23
 	dto := pool.dto()
 	s.mu.Unlock()
 	created(req.w, format, fmt.Sprintf("%s/clusters/%s/storage-pools/%s/", apiPrefix, cid, pool.id), pool.id, dto)
 }
 
-// PUT /storage-pools/{id}/: 204. Quirks: an omitted max_size resets the
-// pool maximum to 0; a non-zero volume_max_size is written to the pool's
-// max_size; QoS limits only rise (lower -> 500, 0 ignored).
+// PUT /storage-pools/{id}/: 204, and "Pool updated <name>" (PC:333,
+// PE:30-31). Only the fields sent reach set_pool, the others take its
+// defaults (SP/:104-121, PC:210-212), which gives its quirks:
+//   - max_size: 0 or omitted resets the pool maximum to 0 (PC:292-293);
+//   - volume_max_size: 0 or omitted resets the volume maximum to 0
+//     (PC:308-309), so every PUT without it clears it; a non-zero value is
+//     written to the pool's max_size and leaves the volume maximum alone
+//     (PC:310-318);
+//   - an explicit null for either reaches `None > 0`: a TypeError, so a
+//     plain 500 with nothing written;
+//   - QoS limits only rise: lower is a 500, 0 or omitted leaves the limit
+//     (PC:191-202,280-290);
+//   - an empty name is no rename (PC:228).
 func (s *Simulator) updatePool(req *request) {
 	var body sb.UpdatableStoragePoolParams
 	raw, errs := decodeBody(req.r, &body)
@@ -121,16 +133,18 @@ func (s *Simulator) updatePool(req *request) {
 		writeInternalError(req.w)
 	}
 	if p.status != sb.PoolActive {
-		fail("pool is inactive")
+		fail("Pool is disabled")
 		return
 	}
-	if body.Name != nil {
+	name := p.name
+	if body.Name != nil && *body.Name != "" && *body.Name != p.name {
 		for _, o := range s.m.clusterPools(p.clusterID) {
 			if o.id != p.id && o.name == *body.Name {
-				fail("name taken")
+				fail("Pool found with the same name: " + *body.Name)
 				return
 			}
 		}
+		name = *body.Name
 	}
 	// QoS: validate everything before changing anything.
 	type qos struct {
@@ -144,22 +158,31 @@ func (s *Simulator) updatePool(req *request) {
 			return
 		}
 	}
-	if body.Name != nil {
-		p.name = *body.Name
+	for _, k := range []string{"max_size", "volume_max_size"} {
+		if v, ok := raw[k]; ok && strings.TrimSpace(string(v)) == "null" {
+			fail(k + " is null: TypeError in set_pool")
+			return
+		}
 	}
-	newMax := int64(0)
-	if body.MaxSize != nil {
-		newMax = *body.MaxSize
+	p.name = name
+	maxSize, volMax := p.maxSize, p.volMax
+	if body.MaxSize == nil || *body.MaxSize == 0 {
+		maxSize = 0
+	} else {
+		maxSize = *body.MaxSize
 	}
-	if body.VolumeMaxSize != nil && *body.VolumeMaxSize != 0 {
-		newMax = *body.VolumeMaxSize
+	if body.VolumeMaxSize == nil || *body.VolumeMaxSize == 0 {
+		volMax = 0
+	} else {
+		maxSize = *body.VolumeMaxSize
 	}
-	p.maxSize = newMax
+	p.maxSize, p.volMax = maxSize, volMax
 	for _, q := range limits {
 		if q.v != nil && *q.v != 0 {
 			*q.cur = *q.v
 		}
 	}
+	s.poolEventLocked(p, evStatusChange, "Pool updated "+p.name)
 	req.w.WriteHeader(http.StatusNoContent)
 }
 
@@ -175,6 +198,7 @@ func (s *Simulator) deletePool(req *request) {
 		writeDetail(req.w, http.StatusBadRequest, "Pool is inactive")
 		return
 	}
+	s.poolEventLocked(p, evObjDeleted, "Pool deleted "+p.name) // PC:357, PE:26-27
 	for i, o := range s.m.pools {
 		if o.id == p.id {
 			s.m.pools = append(s.m.pools[:i], s.m.pools[i+1:]...)

@@ -26,6 +26,10 @@ type SeedCluster struct {
 	// Params overrides the cluster parameters (default: the backend's
 	// defaults, 1+1 erasure coding, HA).
 	Params *sb.ClusterParams `json:"params,omitempty"`
+	// LogExpired seeds a cluster created more than 30 days ago and quiet
+	// since: the monitor deleted its events (MON:804-810), so its log is
+	// empty and answers 500 until it logs again (C/:203-206).
+	LogExpired bool `json:"log_expired,omitempty"`
 }
 
 // SeedResult is what Seed created.
@@ -79,16 +83,27 @@ func (s *Simulator) seed(sc SeedCluster) SeedResult {
 	}
 	now := s.clk.now()
 	long := now.Add(-time.Hour)
+	if sc.LogExpired {
+		long = now.Add(-eventRetention - 24*time.Hour)
+	}
 	c := &clusterState{id: newID(), name: sc.Name, status: status, params: p, secret: randomSecret(), created: long}
 	s.m.clusters = append(s.m.clusters, c)
-	s.addEventLocked(c, "Cluster", c.id, "seed", "Cluster created")
+	// The cluster was created long ago: so was its event (OPS:704), unless
+	// the monitor has deleted it since.
+	if !sc.LogExpired {
+		s.logEventLocked(c, &eventRecord{dateMS: msOf(long), object: objCluster, event: evObjCreated, message: "Cluster created " + c.id})
+	}
 	var ids []string
 	var nodes []*nodeState
 	for i := 0; i < sc.Nodes; i++ {
 		ip := fmt.Sprintf("%s%d", prefix, 10+i)
 		n := &nodeState{id: newID(), clusterID: c.id, status: nodeStatus, address: ip + ":5000", mgmtIP: ip,
 			hostname: "sim-" + strings.ReplaceAll(ip, ".", "-"), created: long, statusSince: long, onlineSince: long,
-			params: map[string]any{"node_addr": ip + ":5000", "iface_name": "eth0"}}
+			params: map[string]any{"node_addr": ip + ":5000", "iface_name": "eth0"}, devices: newDevices()}
+		for _, d := range n.devices { // created long ago: no events
+			d.order, d.status = c.nextDeviceOrder, devOnline
+			c.nextDeviceOrder++
+		}
 		s.m.nodes = append(s.m.nodes, n)
 		nodes = append(nodes, n)
 		ids = append(ids, n.id)

@@ -28,6 +28,10 @@ type Options struct {
 	// TLS serves HTTPS with a generated self-signed CA and a certificate for
 	// 127.0.0.1, ::1 and localhost. See CACertPEM.
 	TLS bool
+	// RequireClientCert, with TLS, refuses at the TLS handshake every client
+	// without a certificate issued by a generated client CA, as the backend
+	// does with SB_TLS_CLIENT_AUTH=required. See ClientCertPEM.
+	RequireClientCert bool
 	// Addr is the API listen address, default 127.0.0.1:0.
 	Addr string
 	// AdminAddr is the admin (faults, journal, state) listen address,
@@ -78,6 +82,9 @@ type Simulator struct {
 	tlsCfg   *tls.Config
 	closed   sync.Once
 
+	// clientPKI is the client CA and certificate when RequireClientCert.
+	clientPKI *clientPKI
+
 	routesOnce sync.Once
 	routeList  []route
 }
@@ -120,6 +127,9 @@ func New(opts Options) *Simulator {
 
 // Start listens on the API and admin addresses and serves in the background.
 func (s *Simulator) Start() error {
+	if s.opts.RequireClientCert && !s.opts.TLS {
+		return errClientCertWithoutTLS
+	}
 	apiLn, err := net.Listen("tcp", s.opts.Addr)
 	if err != nil {
 		return fmt.Errorf("listen api: %w", err)
@@ -134,13 +144,13 @@ func (s *Simulator) Start() error {
 		// HTTP/1.1 only, so that a dropped response can hijack the connection.
 		TLSNextProto: map[string]func(*http.Server, *tls.Conn, http.Handler){}}
 	if s.opts.TLS {
-		cfg, caPEM, err := selfSignedTLS()
+		cfg, err := s.serverTLS()
 		if err != nil {
 			_ = apiLn.Close()
 			_ = adminLn.Close()
 			return err
 		}
-		s.tlsCfg, s.caPEM = cfg, caPEM
+		s.tlsCfg = cfg
 		apiLn = tls.NewListener(apiLn, cfg)
 		scheme = "https"
 	}
@@ -243,7 +253,8 @@ func (s *Simulator) Pools(clusterID string) []sb.StoragePoolDTO {
 	return out
 }
 
-// Events returns the messages of a cluster's log events, oldest first.
+// Events returns the Message of every event in a cluster's log, oldest
+// first, as GET /logs renders it (distrib rows with their " (<count>)").
 func (s *Simulator) Events(clusterID string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -253,7 +264,24 @@ func (s *Simulator) Events(clusterID string) []string {
 	}
 	out := make([]string, 0, len(c.events))
 	for _, e := range c.events {
-		out = append(out, e.Message)
+		out = append(out, e.renderedMessage())
+	}
+	return out
+}
+
+// Log returns a cluster's whole event log, oldest first, in the shape of
+// GET /clusters/{id}/logs?limit=0 (but [] instead of the 500 for an empty
+// log, and nil for an unknown cluster).
+func (s *Simulator) Log(clusterID string) []sb.ClusterLogEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.m.cluster(clusterID)
+	if c == nil {
+		return nil
+	}
+	out := make([]sb.ClusterLogEntry, 0, len(c.events))
+	for _, e := range c.events {
+		out = append(out, e.entry())
 	}
 	return out
 }
@@ -298,26 +326,23 @@ func (s *Simulator) randDurLocked(lo, hi time.Duration) time.Duration {
 	return lo + time.Duration(s.rng.Int64N(int64(hi-lo)))
 }
 
-// addEventLocked appends a log event to a cluster.
-func (s *Simulator) addEventLocked(c *clusterState, objectName, objectID, causedBy, msg string) {
-	c.events = append(c.events, eventRecord{ID: newID(), Date: s.clk.now(), ObjectName: objectName,
-		ObjectID: objectID, Message: msg, CausedBy: causedBy})
-	s.logf("event cluster=%s %s: %s", c.id, objectName, msg)
-}
-
-// setClusterStatusLocked changes a cluster's status and writes the
-// "Cluster status changed from X to Y" event the backend writes.
+// setClusterStatusLocked changes a cluster's status and, on a real change
+// only, writes "Cluster status changed from <old> to <new>" (CE:34-41,
+// OPS:1804-1847). causedBy is not part of the entry GET /logs returns.
 func (s *Simulator) setClusterStatusLocked(c *clusterState, st sb.ClusterStatus, causedBy string) {
 	if c.status == st {
 		return
 	}
 	old := c.status
 	c.status = st
-	s.addEventLocked(c, "Cluster", c.id, causedBy, fmt.Sprintf("Cluster status changed from %s to %s", old, st))
+	s.clusterEventLocked(c, evStatusChange, fmt.Sprintf("Cluster status changed from %s to %s", old, st))
 }
 
-// setNodeStatusLocked changes a node's status, maintaining the timestamps
-// the monitor needs, and writes an event.
+// setNodeStatusLocked is set_node_status (SNO:6652-6771): it changes a
+// node's status, maintaining the timestamps the monitor needs, and on a
+// real change writes "Storage node status changed from: <old> to: <new>".
+// A node whose SPDK stops serving (online, suspended or down -> in_shutdown,
+// offline, unreachable or schedulable) also gets the peers' distrib rows.
 func (s *Simulator) setNodeStatusLocked(n *nodeState, st sb.NodeStatus) {
 	if n.status == st {
 		return
@@ -330,16 +355,22 @@ func (s *Simulator) setNodeStatusLocked(n *nodeState, st sb.NodeStatus) {
 		n.onlineSince = now
 		n.killFailed = false
 	}
-	if c := s.m.cluster(n.clusterID); c != nil {
-		s.addEventLocked(c, "StorageNode", n.id, "monitor", fmt.Sprintf("Storage node status changed from %s to %s", old, st))
+	s.nodeStatusEventLocked(n, old, st)
+	switch st {
+	case sb.NodeInShutdown, sb.NodeOffline, sb.NodeUnreachable, sb.NodeSchedulable:
+		if serving(old) {
+			s.distribOutageLocked(n)
+		}
 	}
 }
 
-// newTaskLocked stores a task in status new.
+// newTaskLocked stores a task in status new and writes its "Task created"
+// event (TC:300-311; none for device_migration subtasks).
 func (s *Simulator) newTaskLocked(cid, nodeID, fn string, maxRetry int64, params map[string]any) *taskState {
 	t := &taskState{id: newID(), clusterID: cid, nodeID: nodeID, fn: fn, status: sb.TaskNew,
 		maxRetry: maxRetry, params: params, date: s.clk.now()}
 	s.m.tasks = append(s.m.tasks, t)
+	s.taskCreatedEventLocked(t)
 	return t
 }
 

@@ -60,6 +60,23 @@ func (s *Simulator) getTask(req *request) {
 	writeJSON(req.w, http.StatusOK, dto)
 }
 
+// activeNodeTasksLocked is get_active_node_tasks (TC:805-814): the node's
+// tasks that are neither done nor canceled, except port_allow,
+// jc_comp_resume and node_removal.
+func (s *Simulator) activeNodeTasksLocked(n *nodeState) []*taskState {
+	var out []*taskState
+	for _, t := range s.m.clusterTasks(n.clusterID) {
+		switch t.fn {
+		case "port_allow", "jc_comp_resume", sb.TaskFunctionNodeRemoval:
+			continue
+		}
+		if t.nodeID == n.id && t.status != sb.TaskDone && !t.canceled {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // addMigrationTasksLocked queues a hidden device_migration task for the
 // node (deduplicated while open) under the cluster's balancing_on_restart
 // master (reused while open), as rebalance and a successful restart do.

@@ -207,6 +207,61 @@ tls:
 `),
 			wantErr: "a ClusterProviderConfig must name the namespace of its CA bundle",
 		},
+		"WithClientCertificate": {
+			reason: "A client certificate and key from a kubernetes.io/tls Secret in the ProviderConfig's namespace are accepted.",
+			manifest: providerConfig("ProviderConfig", `
+endpoint: https://sb-api:5000
+credentials:
+  secretRef: {name: sb-token, key: token}
+tls:
+  clientCertSecretRef: {name: sb-client-tls, key: tls.crt}
+  clientKeySecretRef: {name: sb-client-tls, key: tls.key}
+`),
+			want: &v1alpha1.ProviderConfigSpec{
+				Endpoint:    "https://sb-api:5000",
+				Credentials: v1alpha1.ProviderCredentials{Source: "Secret", SecretRef: v1alpha1.SecretKeySelector{Name: "sb-token", Key: "token"}},
+				TLS: &v1alpha1.TLSConfig{
+					ClientCertSecretRef: &v1alpha1.SecretKeySelector{Name: "sb-client-tls", Key: "tls.crt"},
+					ClientKeySecretRef:  &v1alpha1.SecretKeySelector{Name: "sb-client-tls", Key: "tls.key"},
+				},
+				RequestTimeoutSeconds: 30,
+			},
+		},
+		"ClientCertificateWithoutKey": {
+			reason: "A client certificate is useless without its key.",
+			manifest: providerConfig("ProviderConfig", `
+endpoint: https://sb-api:5000
+credentials:
+  secretRef: {name: sb-token, key: token}
+tls:
+  clientCertSecretRef: {name: sb-client-tls, key: tls.crt}
+`),
+			wantErr: "set both clientCertSecretRef and clientKeySecretRef, or neither",
+		},
+		"NamespacedClientKeyElsewhere": {
+			reason: "A ProviderConfig reads its client key from its own namespace only.",
+			manifest: providerConfig("ProviderConfig", `
+endpoint: https://sb-api:5000
+credentials:
+  secretRef: {name: sb-token, key: token}
+tls:
+  clientCertSecretRef: {name: sb-client-tls, key: tls.crt}
+  clientKeySecretRef: {name: sb-client-tls, namespace: crossplane-system, key: tls.key}
+`),
+			wantErr: "a ProviderConfig reads its client certificate and key from its own namespace",
+		},
+		"ClusterConfigWithoutClientCertNamespace": {
+			reason: "A ClusterProviderConfig has no namespace of its own to read the client certificate from.",
+			manifest: providerConfig("ClusterProviderConfig", `
+endpoint: https://sb-api:5000
+credentials:
+  secretRef: {name: sb-token, namespace: crossplane-system, key: token}
+tls:
+  clientCertSecretRef: {name: sb-client-tls, key: tls.crt}
+  clientKeySecretRef: {name: sb-client-tls, namespace: crossplane-system, key: tls.key}
+`),
+			wantErr: "a ClusterProviderConfig must name the namespace of its client certificate and key",
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

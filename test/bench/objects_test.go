@@ -21,8 +21,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"sort"
 	"sync"
@@ -364,48 +362,6 @@ func countEndpoints(j []simulator.JournalEntry) map[string]float64 {
 		out[endpoint(e)]++
 	}
 	return out
-}
-
-// attachIDs fills in the object ids of the recorded events of the given
-// clusters: the simulator's log line names the cluster only, the API's log
-// endpoint has every event in the same order with its object id. Call it
-// after the journal was read (the calls it makes are journaled).
-func (s *scenario) attachIDs(clusters []string) {
-	s.t.Helper()
-	// Read every log first: the simulator's log callback takes s.rec.mu.
-	all := make(map[string][]sb.ClusterLogEntry, len(clusters))
-	for _, cid := range clusters {
-		req := httptest.NewRequest(http.MethodGet, "/api/v2/clusters/"+cid+"/logs?limit=-1", nil)
-		req.Header.Set("Authorization", "Bearer "+adminToken)
-		rr := httptest.NewRecorder()
-		s.sim.Handler().ServeHTTP(rr, req)
-		if rr.Code != http.StatusOK {
-			s.t.Fatalf("GET logs of %s: %d %s", cid, rr.Code, rr.Body.String())
-		}
-		var logs []sb.ClusterLogEntry
-		if err := json.Unmarshal(rr.Body.Bytes(), &logs); err != nil {
-			s.t.Fatal(err)
-		}
-		all[cid] = logs
-	}
-	s.rec.mu.Lock()
-	defer s.rec.mu.Unlock()
-	for _, cid := range clusters {
-		logs, evs, k := all[cid], s.rec.events[cid], 0
-		for i := range evs {
-			if evs[i].Object == "Rebalancing" {
-				continue
-			}
-			if k >= len(logs) {
-				s.t.Fatalf("cluster %s: more recorded events than logged ones", cid)
-			}
-			if msg, _ := logs[k]["message"].(string); msg != evs[i].Message {
-				s.t.Fatalf("cluster %s: event %d is %q in the log, %q recorded", cid, k, msg, evs[i].Message)
-			}
-			evs[i].ObjectID, _ = logs[k]["object_id"].(string)
-			k++
-		}
-	}
 }
 
 // ---- cleanup --------------------------------------------------------------

@@ -74,7 +74,6 @@ func runRolling(t *testing.T) {
 	w.waitTerminal(t, p, 1, sz.RollTimeout)
 	journal := s.sim.Journal()
 	k1, p1 := p.kubeRequests(t), p.stats()
-	s.attachIDs([]string{c.ID})
 
 	rec := w.records()[name]
 	r := &rollingResult{Nodes: nodes, Speed: sz.RollSpeed, Phase: string(rec.Phase) + "/" + rec.Reason, POSTViolations: []string{}}

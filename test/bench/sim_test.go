@@ -53,8 +53,8 @@ const (
 type simEvent struct {
 	Wall     time.Time
 	Cluster  string
-	Object   string // Cluster, StorageNode or Rebalancing
-	ObjectID string
+	Object   string // Cluster, StorageNode, JobSchedule, Pool, NVMeDevice, distr or Rebalancing
+	ObjectID string // the entry's NodeId ("" for "None")
 	From, To string // status change; empty otherwise
 	Message  string
 }
@@ -68,15 +68,17 @@ type simRecorder struct {
 	logf   *os.File
 }
 
-// The simulator logs "event cluster=<id> <object>: <message>" for every log
-// event it writes; statusChange parses the message, and objectIDs the
-// object id the log line does not carry (status-change messages of nodes
-// are attributed through the node ids the scenario seeded).
+// The simulator logs "event cluster=<id> <object> node=<NodeId>: <message>"
+// for every log event it writes (object is sbcli's object_name: Cluster,
+// StorageNode, JobSchedule, Pool, NVMeDevice or distr; NodeId is the
+// entry's NodeId, "None" for cluster events); statusChange parses the
+// message: "Cluster status changed from X to Y", "Storage node status
+// changed from: X to: Y".
 // Its monitor logs "monitor: cluster <id> is_re_balancing <bool>" when it
 // changes the flag (the backend logs no event for it).
 var (
-	eventLine       = regexp.MustCompile(`^event cluster=(\S+) (\S+): (.*)$`)
-	statusChange    = regexp.MustCompile(`status changed from (\S+) to (\S+)`)
+	eventLine       = regexp.MustCompile(`^event cluster=(\S+) (\S+) node=(\S+): (.*)$`)
+	statusChange    = regexp.MustCompile(`status changed from:? (\S+) to:? (\S+)$`)
 	rebalancingLine = regexp.MustCompile(`^monitor: cluster (\S+) is_re_balancing (true|false)$`)
 )
 
@@ -97,8 +99,11 @@ func (r *simRecorder) log(format string, args ...any) {
 	if m == nil {
 		return
 	}
-	ev := simEvent{Wall: now, Cluster: m[1], Object: m[2], Message: m[3]}
-	if sc := statusChange.FindStringSubmatch(m[3]); sc != nil {
+	ev := simEvent{Wall: now, Cluster: m[1], Object: m[2], Message: m[4]}
+	if m[3] != "None" {
+		ev.ObjectID = m[3]
+	}
+	if sc := statusChange.FindStringSubmatch(m[4]); sc != nil {
 		ev.From, ev.To = sc[1], sc[2]
 	}
 	r.events[ev.Cluster] = append(r.events[ev.Cluster], ev)

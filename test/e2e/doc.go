@@ -24,7 +24,11 @@ limitations under the License.
 // against the simulator in process. It applies the shipped XRDs,
 // Compositions and Function objects unchanged, runs the CronOperation of
 // examples/scheduled every minute, and judges each scenario by the
-// simulator's journal and the API server's objects.
+// simulator's journal and the API server's objects. Every exchange of the
+// simulator is validated against the vendor OpenAPI spec and its extra
+// checks (internal/contract), as in test/integration and test/crash: a
+// test that makes a namespace fails with the violations recorded during
+// it, and the run fails with any recorded outside a test (contract_test.go).
 //
 // make test runs it (hack/envtest-binaries.sh and hack/crossplane-tools.sh
 // provide the binaries; without CROSSPLANE_TOOLS the tier skips, and fails

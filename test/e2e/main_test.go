@@ -181,6 +181,10 @@ func run(m *testing.M) (code int) {
 	}
 	defer func() { _ = simLog.Close() }()
 	var simLogMu sync.Mutex
+	validate, err := startContract()
+	if err != nil {
+		return fail("%v", err)
+	}
 	world.sim = simulator.New(simulator.Options{
 		Speed: simSpeed, AdminTokens: []string{adminToken}, TLS: true,
 		Logf: func(format string, args ...any) {
@@ -188,6 +192,7 @@ func run(m *testing.M) (code int) {
 			defer simLogMu.Unlock()
 			_, _ = fmt.Fprintf(simLog, time.Now().Format("15:04:05.000 ")+format+"\n", args...)
 		},
+		Middleware: validate,
 	})
 	if err := world.sim.Start(); err != nil {
 		return fail("cannot start the simulator: %v", err)
@@ -244,7 +249,11 @@ func run(m *testing.M) (code int) {
 		}
 		_ = controlplane.WaitEstablished(ctx, world.kube, xrds[0], time.Minute)
 	}
-	return m.Run()
+	code = m.Run()
+	if reportContract() > 0 && code == 0 {
+		code = 1
+	}
+	return code
 }
 
 // needWorld skips (or, under CI, fails) a test the tier cannot run here.
@@ -330,6 +339,7 @@ func newNamespace(t *testing.T, name string) string {
 		}
 	}
 	t.Cleanup(func() {
+		checkContract(t)
 		if t.Failed() {
 			t.Logf("logs: %s", strings.Join(append(world.xp.Logs(), world.provider.Log, world.gc.Log,
 				filepath.Join(world.workDir, "simulator.log")), ", "))

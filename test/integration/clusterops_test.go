@@ -179,12 +179,21 @@ func TestClusterOpsTypes(t *testing.T) {
 		if _, ok := cases[string(typ)]; !ok {
 			t.Errorf("type %s of the ClusterOps table has no case here", typ)
 		}
+		// The same on a cluster quiet for 30 days, whose log is empty and
+		// answers 500 (backend-contract.md C4): no step may need the log.
+		quiet := cases[string(typ)]
+		quiet.reason += " On a cluster whose log is empty (HTTP 500)."
+		quiet.seed.LogExpired = true
+		cases[string(typ)+"OnAQuietCluster"] = quiet
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, harnessOptions{})
 			id, _ := h.importCluster("demo", tc.seed)
+			if tc.seed.LogExpired {
+				expectEmptyLog(t, h.sim, id)
+			}
 			history := 1
 			if tc.before != "" {
 				h.operation(tc.before, "before", nil)
@@ -220,6 +229,25 @@ func TestClusterOpsTypes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// expectEmptyLog checks that cluster id's log is empty now, and, at the end
+// of the test, that the provider's first read of it (if any) answered 500.
+func expectEmptyLog(t *testing.T, sim *simulator.Simulator, id string) {
+	t.Helper()
+	if evs := sim.Log(id); len(evs) != 0 {
+		t.Fatalf("cluster %s's log holds %d entries, want none", id, len(evs))
+	}
+	t.Cleanup(func() {
+		for _, e := range sim.Journal() {
+			if e.Method == "GET" && strings.HasSuffix(e.Path, "/clusters/"+id+"/logs") {
+				if e.Status != 500 {
+					t.Errorf("the provider's first read of cluster %s's empty log answered %d, want 500", id, e.Status)
+				}
+				return
+			}
+		}
+	})
 }
 
 // countPosts counts journaled POSTs whose path matches suffix, where "*"

@@ -103,6 +103,8 @@ func TestStorageNodeOpsTypes(t *testing.T) {
 		file   string
 		want   simplyblock.NodeStatus
 		calls  map[string]int // method + " " + path suffix -> journal count
+		// quiet: on a cluster whose log is empty.
+		quiet bool
 	}{
 		"Suspend": {reason: "An online node is suspended with one synchronous call.", file: "suspend.yaml",
 			want: simplyblock.NodeSuspended, calls: map[string]int{"POST /suspend": 1}},
@@ -123,12 +125,21 @@ func TestStorageNodeOpsTypes(t *testing.T) {
 		if _, ok := cases[string(typ)]; !ok {
 			t.Errorf("type %s of the StorageNodeOps table has no case here", typ)
 		}
+		// The same on a cluster quiet for 30 days, whose log is empty and
+		// answers 500 (backend-contract.md C4): no step may need the log.
+		quiet := cases[string(typ)]
+		quiet.reason += " On a cluster whose log is empty (HTTP 500)."
+		quiet.quiet = true
+		cases[string(typ)+"OnAQuietCluster"] = quiet
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, harnessOptions{})
-			id, nodes := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
+			id, nodes := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive, LogExpired: tc.quiet})
+			if tc.quiet {
+				expectEmptyLog(t, h.sim, id)
+			}
 			h.importNodes(id, nodes)
 			history := 1
 			if tc.before != "" {
@@ -250,8 +261,10 @@ func TestStorageNodeOpsSafety(t *testing.T) {
 		op := h.waitNodeOp("op", v1alpha1.OperationFailed)
 		// The backend keeps retrying (offline ↔ in_restart): whichever the node
 		// shows at the deadline, the message names the failed restarts.
-		if st := op.Status.AtProvider; st.Reason != "DeadlineExceeded" || !strings.Contains(st.Message, "in_restart → offline") {
-			t.Errorf("status = %s %q, want DeadlineExceeded naming the failed restarts (in_restart → offline)", st.Reason, st.Message)
+		// A failed restart is logged "from: offline to: offline"
+		// (storage_node_ops.py:4411-4426).
+		if st := op.Status.AtProvider; st.Reason != "DeadlineExceeded" || !strings.Contains(st.Message, "the backend logged the node offline again") {
+			t.Errorf("status = %s %q, want DeadlineExceeded naming the failed restarts", st.Reason, st.Message)
 		}
 		if n := h.sim.Calls("POST", "/start"); n != 1 {
 			t.Errorf("start sent %d times, want 1: the backend retries a failed restart itself", n)

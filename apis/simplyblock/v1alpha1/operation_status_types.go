@@ -189,8 +189,9 @@ type OperationGuard struct {
 	// +optional
 	BaselineStatus string `json:"baselineStatus,omitempty"`
 
-	// BaselineEvent is the id of the newest backend log event before the
-	// call; events after it are evidence of what the call did.
+	// BaselineEvent is the position in the cluster's log just before the
+	// call (the newest entry's date and the entries at that date); events
+	// after it are evidence of what the call did.
 	// +optional
 	BaselineEvent string `json:"baselineEvent,omitempty"`
 

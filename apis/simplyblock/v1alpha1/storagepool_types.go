@@ -68,7 +68,9 @@ type StoragePoolParameters struct {
 
 	// VolumeMaxSize is the maximum size of one volume in the pool, in
 	// bytes; 0 means unlimited. It is immutable: the backend's pool update
-	// writes a new volume_max_size into the pool's maximum size instead.
+	// writes a new volume_max_size into the pool's maximum size instead,
+	// and resets the one set to 0, so a pool with one is never updated
+	// (its Synced condition says why; docs/backend.md, "Pool updates").
 	// +optional
 	// +kubebuilder:default=0
 	// +kubebuilder:validation:Minimum=0

@@ -8,9 +8,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -44,12 +46,20 @@ type Config struct {
 	CABundle []byte
 	// InsecureSkipVerify disables TLS certificate verification.
 	InsecureSkipVerify bool
+	// ClientCert and ClientKey are a PEM client certificate (optionally
+	// followed by its intermediates) and its PEM private key, presented when
+	// the server asks for a client certificate (mutual TLS, the backend's
+	// SB_TLS_CLIENT_AUTH). Set both or neither. The key never appears in
+	// errors.
+	ClientCert []byte
+	ClientKey  []byte
 	// Timeout bounds each HTTP request; DefaultTimeout when 0.
 	Timeout time.Duration
 	// UserAgentVersion is the version in "provider-simplyblock/<version>".
 	UserAgentVersion string
-	// HTTPClient overrides the HTTP client (tests). CABundle and
-	// InsecureSkipVerify are then ignored; redirects are never followed.
+	// HTTPClient overrides the HTTP client (tests). CABundle,
+	// InsecureSkipVerify, ClientCert and ClientKey are then ignored;
+	// redirects are never followed.
 	HTTPClient *http.Client
 }
 
@@ -129,8 +139,35 @@ func newTransport(cfg Config) (*http.Transport, error) {
 		}
 		tlsCfg.RootCAs = pool
 	}
+	if len(cfg.ClientCert) > 0 || len(cfg.ClientKey) > 0 {
+		pair, err := clientCertificate(cfg.ClientCert, cfg.ClientKey)
+		if err != nil {
+			return nil, err
+		}
+		// Present the certificate whenever the server asks, whatever CA
+		// names it lists (OpenSSL, behind uvicorn, lists none): it is the
+		// server's decision to accept it, and its refusal is clearer than a
+		// handshake without a certificate.
+		tlsCfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return &pair, nil }
+	}
 	tr.TLSClientConfig = tlsCfg
 	return tr, nil
+}
+
+// Client certificate errors. They never quote the PEM input.
+const (
+	errMsgClientCertPair    = "client certificate and client key must be set together"
+	errMsgClientCertInvalid = "invalid client certificate or key"
+)
+
+// clientCertificate parses a PEM certificate and key pair. Its errors are
+// crypto/tls's, which name PEM block types and mismatches, never the key.
+func clientCertificate(certPEM, keyPEM []byte) (tls.Certificate, error) {
+	if len(certPEM) == 0 || len(keyPEM) == 0 {
+		return tls.Certificate{}, errors.New(errMsgClientCertPair)
+	}
+	pair, err := tls.X509KeyPair(certPEM, keyPEM)
+	return pair, errors.Wrap(err, errMsgClientCertInvalid)
 }
 
 // call describes one API call.
@@ -143,6 +180,9 @@ type call struct {
 	out    any   // JSON decode target for a success body; nil ignores it
 	noAuth bool  // /_meta probes need no token
 	once   bool  // never retry, even a GET
+	// anyStatus returns every answer as received, whatever its status
+	// (GetRaw).
+	anyStatus bool
 }
 
 // response is a received success answer.
@@ -191,7 +231,8 @@ func retryableGET(err error) bool {
 		return false
 	}
 	if e.Kind == KindTransport {
-		return !e.gotResponse
+		// A refused handshake is the server's decision, not a glitch.
+		return !e.gotResponse && !handshakeRefused(e.cause)
 	}
 	switch e.StatusCode {
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
@@ -256,7 +297,7 @@ func (c *Client) attempt(ctx context.Context, cl call, payload []byte) (*respons
 		e.Message = errMsgReadBody + ": " + e.Message
 		return nil, e
 	}
-	if !contains(cl.ok, resp.StatusCode) {
+	if !cl.anyStatus && !contains(cl.ok, resp.StatusCode) {
 		e := newHTTPError(cl.method, fullPath, resp.StatusCode, resp.Header, data)
 		e.Message = c.redact(e.Message)
 		return nil, e
@@ -281,13 +322,47 @@ func (c *Client) transportError(ctx context.Context, method, path string, err er
 		msg = fmt.Sprintf("%s after %s", errMsgTimeout, c.timeout)
 	}
 	e := &Error{Kind: KindTransport, Outcome: OutcomeNotSent, Method: method, Path: path, cause: err, gotResponse: gotResponse}
-	if wrote {
+	switch {
+	case handshakeRefused(cause):
+		// With TLS 1.3 the client's side of the handshake is done before
+		// the server checks the client certificate, so the request was
+		// written; but the server refused the session and never read it.
+		e.Message = c.redact(errMsgNotSent + ": " + errMsgHandshakeRefused + ": " + msg)
+	case wrote:
 		e.Outcome = OutcomeUnknown
 		e.Message = c.redact(errMsgMayHaveEffect + ": " + msg)
-	} else {
+	default:
 		e.Message = c.redact(errMsgNotSent + ": " + msg)
 	}
 	return e
+}
+
+// handshakeAlerts are the TLS alerts (RFC 8446 §6.2, RFC 5246 §7.2) a
+// server only sends while it negotiates a session, most of them about the
+// client's certificate: handshake_failure, bad_certificate,
+// unsupported_certificate, certificate_revoked, certificate_expired,
+// certificate_unknown, unknown_ca, access_denied, decrypt_error,
+// certificate_required.
+var handshakeAlerts = map[uint8]bool{40: true, 42: true, 43: true, 44: true, 45: true, 46: true, 48: true, 49: true, 51: true, 116: true}
+
+// handshakeRefused reports whether err is a handshake alert the server
+// sent: it refused the TLS session, so nothing sent on it reached HTTP.
+// crypto/tls reports a received alert as a *net.OpError "remote error"
+// around its unexported uint8 alert type (tls.AlertError only on QUIC).
+func handshakeRefused(err error) bool {
+	var ae tls.AlertError
+	if errors.As(err, &ae) {
+		return handshakeAlerts[uint8(ae)]
+	}
+	var op *net.OpError
+	if !errors.As(err, &op) || op.Op != "remote error" || op.Err == nil {
+		return false
+	}
+	v := reflect.ValueOf(op.Err)
+	if v.Kind() != reflect.Uint8 || v.Type().PkgPath() != "crypto/tls" {
+		return false
+	}
+	return handshakeAlerts[uint8(v.Uint())]
 }
 
 // invalidResponse reports a success status with an undecodable body.

@@ -373,9 +373,34 @@ type ValidationErrorDetail struct {
 	Ctx   map[string]any `json:"ctx,omitempty"`
 }
 
-// ClusterLogEntry is one entry of GET /clusters/{id}/logs. The spec leaves the
-// schema open; the backend returns event records.
-type ClusterLogEntry map[string]any
+// ClusterLogEntry is one entry of GET /clusters/{id}/logs. The spec types the
+// response as {}; the backend builds each entry in cluster_ops.get_logs
+// (sbcli simplyblock_core/cluster_ops.py:2386-2412): every value is a string,
+// a missing one is "None", and there is no id (docs/backend.md, "The event
+// log").
+type ClusterLogEntry struct {
+	// Date is the server's local time to the millisecond, without a zone:
+	// "2026-08-22 20:15:34.123", or "2026-08-22 20:15:34" when the
+	// milliseconds are 0.
+	Date string `json:"Date"`
+	// NodeID is the node, device, task or cluster the writer named, or
+	// "None".
+	NodeID string `json:"NodeId"`
+	// Event is STATUS_CHANGE, OBJ_CREATED, OBJ_DELETED, CAPACITY, or a
+	// data-plane (distrib) event type such as device_status.
+	Event   string `json:"Event"`
+	Level   string `json:"Level"`
+	Message string `json:"Message"`
+	// StorageID, VUID: the device and volume the event names, or "None".
+	StorageID string `json:"Storage_ID"`
+	VUID      string `json:"VUID"`
+	// Status is a task's status for task events, a distrib event's
+	// processing verdict, or "None".
+	Status string `json:"Status"`
+}
+
+// LogNone is how the event log spells a missing value.
+const LogNone = "None"
 
 // ManagementIP returns the host part of a node address such as
 // "10.0.0.10:5000", which the backend reports as the node's mgmt_ip.

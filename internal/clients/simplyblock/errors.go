@@ -47,7 +47,9 @@ type Outcome string
 const (
 	// OutcomeNotSent means the request definitely did not reach the backend
 	// (connection refused, DNS, TLS handshake, dial timeout, request not
-	// fully written). Retrying is safe.
+	// fully written). A server refusing the client certificate counts too,
+	// even where TLS 1.3 lets the request be written before the refusal
+	// arrives. Retrying is safe.
 	OutcomeNotSent Outcome = "NotSent"
 	// OutcomeUnknown means the request was sent but no definite answer came
 	// back (timeout or connection loss after writing, or a 502/504 from a
@@ -67,6 +69,9 @@ const (
 	errMsgEncodeBody     = "cannot encode request body"
 	errMsgEmptyID        = "empty id in request path"
 	errMsgUnexpectedBody = "unexpected response body"
+	// errMsgHandshakeRefused follows errMsgNotSent when the server refused
+	// the TLS handshake, typically over the client certificate.
+	errMsgHandshakeRefused = "the server refused the TLS handshake"
 )
 
 // maxMessageBytes bounds how much of a backend body ends up in a message.

@@ -96,7 +96,7 @@ var (
 	nodeEv = opstest.NodeEvent
 	base   = opstest.Base
 	// mark is the baseline event.
-	mark = opstest.Mark(cid)
+	mark = opstest.Mark()
 )
 
 func rebalancing() snapModifier { return func(s *ops.Snapshot) { s.Cluster.IsReBalancing = true } }
@@ -110,7 +110,7 @@ func balancing(id string, st sb.TaskStatus) sb.TaskDTO {
 
 func tasksErr(err error) snapModifier { return func(s *ops.Snapshot) { s.TasksErr = err } }
 
-func clusterEv(id, from, to string) ops.Event { return opstest.ClusterEvent(id, cid, from, to) }
+func clusterEv(from, to string) ops.Event { return opstest.ClusterEvent(from, to) }
 
 // The rules a case reads and what they said (shared with the other
 // operation kind's plan tests).
@@ -209,14 +209,14 @@ func TestActivateStep(t *testing.T) {
 		"EvidenceAfterBaseline": {
 			reason: "A change to in_activation after the baseline is evidence.",
 			judge:  evidence, step: activate, base: base("unready"),
-			snap: snap(sb.ClusterUnready, events(clusterEv("e0", "in_activation", "unready"), mark,
-				nodeEv("e1", "n1", "online", "offline"), clusterEv("e2", "unready", "in_activation"), clusterEv("e3", "in_activation", "unready"))),
+			snap: snap(sb.ClusterUnready, events(clusterEv("in_activation", "unready"), mark,
+				nodeEv("n1", "online", "offline"), clusterEv("unready", "in_activation"), clusterEv("in_activation", "unready"))),
 			want: outcome{Evidence: true},
 		},
 		"NoEvidenceBeforeBaseline": {
 			reason: "A change to in_activation before the baseline is not evidence of this call.",
 			judge:  evidence, step: activate, base: base("unready"),
-			snap: snap(sb.ClusterUnready, events(clusterEv("e0", "unready", "in_activation"), clusterEv("e1", "in_activation", "unready"), mark)),
+			snap: snap(sb.ClusterUnready, events(clusterEv("unready", "in_activation"), clusterEv("in_activation", "unready"), mark)),
 		},
 		"EvidenceFromStatus": {
 			reason: "A cluster now in_activation is evidence even when the log window shows nothing.",
@@ -231,25 +231,25 @@ func TestActivateStep(t *testing.T) {
 		"CheckFailsBackToBaseline": {
 			reason: "A cluster that went from in_activation back to its status before the call failed to activate.",
 			judge:  check, step: activate, base: base("unready"),
-			snap: snap(sb.ClusterUnready, events(mark, clusterEv("e1", "unready", "in_activation"), clusterEv("e2", "in_activation", "unready"))),
+			snap: snap(sb.ClusterUnready, events(mark, clusterEv("unready", "in_activation"), clusterEv("in_activation", "unready"))),
 			want: outcome{Failure: "the activation failed: the cluster went from in_activation back to unready", Reason: "ActivationFailed"},
 		},
 		"CheckOldFailureIgnored": {
 			reason: "A failed activation before the baseline says nothing about this one.",
 			judge:  check, step: activate, base: base("unready"),
-			snap: snap(sb.ClusterUnready, events(clusterEv("e1", "unready", "in_activation"), clusterEv("e2", "in_activation", "unready"), mark)),
+			snap: snap(sb.ClusterUnready, events(clusterEv("unready", "in_activation"), clusterEv("in_activation", "unready"), mark)),
 			want: outcome{Progress: "the cluster is unready"},
 		},
 		"CheckProgressInActivation": {
 			reason: "While in_activation the step reports progress.",
 			judge:  check, step: activate, base: base("unready"),
-			snap: snap(sb.ClusterInActivation, events(mark, clusterEv("e1", "unready", "in_activation"))),
+			snap: snap(sb.ClusterInActivation, events(mark, clusterEv("unready", "in_activation"))),
 			want: outcome{Progress: "the cluster is in_activation"},
 		},
 		"CheckSuspendedByWatchdog": {
 			reason: "A cluster suspended by the activation watchdog is waited for, not failed.",
 			judge:  check, step: activate, base: base("unready"),
-			snap: snap(sb.ClusterSuspended, events(mark, clusterEv("e1", "unready", "in_activation"), clusterEv("e2", "in_activation", "suspended"))),
+			snap: snap(sb.ClusterSuspended, events(mark, clusterEv("unready", "in_activation"), clusterEv("in_activation", "suspended"))),
 			want: outcome{Progress: "the activation watchdog fired"},
 		},
 	})
@@ -310,18 +310,18 @@ func TestExpandStep(t *testing.T) {
 		"EvidenceInExpansionEvent": {
 			reason: "A change to in_expansion after the baseline is evidence.",
 			judge:  evidence, step: expand, base: base("active"),
-			snap: snap(sb.ClusterActive, events(mark, clusterEv("e1", "active", "in_expansion"), clusterEv("e2", "in_expansion", "active"))),
+			snap: snap(sb.ClusterActive, events(mark, clusterEv("active", "in_expansion"), clusterEv("in_expansion", "active"))),
 			want: outcome{Evidence: true},
 		},
 		"NoEvidenceBeforeBaseline": {
 			reason: "An expansion before the baseline is not evidence.",
 			judge:  evidence, step: expand, base: base("active"),
-			snap: snap(sb.ClusterActive, events(clusterEv("e1", "active", "in_expansion"), clusterEv("e2", "in_expansion", "active"), mark)),
+			snap: snap(sb.ClusterActive, events(clusterEv("active", "in_expansion"), clusterEv("in_expansion", "active"), mark)),
 		},
 		"CheckDoneAfterExpansion": {
 			reason: "in_expansion → active after the baseline means the expansion is done.",
 			judge:  check, step: expand, base: base("active"),
-			snap: snap(sb.ClusterActive, events(mark, clusterEv("e1", "active", "in_expansion"), clusterEv("e2", "in_expansion", "active"))),
+			snap: snap(sb.ClusterActive, events(mark, clusterEv("active", "in_expansion"), clusterEv("in_expansion", "active"))),
 			want: outcome{Done: true},
 		},
 		"CheckActiveWithoutTransitionNotDone": {
@@ -329,29 +329,41 @@ func TestExpandStep(t *testing.T) {
 			judge:  check, step: expand, base: base("active"), snap: snap(sb.ClusterActive, events(mark)),
 			want: outcome{Progress: "the cluster is active"},
 		},
+		"CheckDoneWithoutTheLog": {
+			reason: "With no log to read (it answers 500), the cluster seen in_expansion after the call and now active is done.",
+			judge:  check, step: expand, base: func() ops.Baseline { b := base("active"); b.EvidenceSeen = true; return b }(),
+			snap: snap(sb.ClusterActive, events()),
+			want: outcome{Done: true},
+		},
+		"CheckLogWitnessesFirst": {
+			reason: "Once the log shows the expansion began, only the log's end of it completes it: the cluster record read before the log may still show the status before the call.",
+			judge:  check, step: expand, base: func() ops.Baseline { b := base("active"); b.EvidenceSeen = true; return b }(),
+			snap: snap(sb.ClusterActive, events(mark, clusterEv("active", "in_expansion"))),
+			want: outcome{Progress: "the cluster is active"},
+		},
 		"CheckOldExpansionNotDone": {
 			reason: "An expansion before the baseline does not complete this one.",
 			judge:  check, step: expand, base: base("active"),
-			snap: snap(sb.ClusterActive, events(clusterEv("e1", "active", "in_expansion"), clusterEv("e2", "in_expansion", "active"), mark)),
+			snap: snap(sb.ClusterActive, events(clusterEv("active", "in_expansion"), clusterEv("in_expansion", "active"), mark)),
 			want: outcome{Progress: "the cluster is active"},
 		},
 		"CheckProgressInExpansion": {
 			reason: "While in_expansion the step waits.",
 			judge:  check, step: expand, base: base("active"),
-			snap: snap(sb.ClusterInExpansion, events(mark, clusterEv("e1", "active", "in_expansion"))),
+			snap: snap(sb.ClusterInExpansion, events(mark, clusterEv("active", "in_expansion"))),
 			want: outcome{Progress: "the cluster is in_expansion"},
 		},
 		"CheckFailsToDegraded": {
 			reason: "in_expansion → degraded means the expansion failed.",
 			judge:  check, step: expand, base: base("active"),
-			snap: snap(sb.ClusterDegraded, events(mark, clusterEv("e1", "active", "in_expansion"), clusterEv("e2", "in_expansion", "degraded"))),
+			snap: snap(sb.ClusterDegraded, events(mark, clusterEv("active", "in_expansion"), clusterEv("in_expansion", "degraded"))),
 			want: outcome{Failure: "the expansion failed: the cluster went from in_expansion back to degraded", Reason: "ExpansionFailed"},
 		},
 		"CheckLatestExpansionCounts": {
 			reason: "The latest end of an expansion decides: a later success wins over an earlier failure.",
 			judge:  check, step: expand, base: base("active"),
-			snap: snap(sb.ClusterActive, events(mark, clusterEv("e1", "active", "in_expansion"), clusterEv("e2", "in_expansion", "degraded"),
-				clusterEv("e3", "degraded", "in_expansion"), clusterEv("e4", "in_expansion", "active"))),
+			snap: snap(sb.ClusterActive, events(mark, clusterEv("active", "in_expansion"), clusterEv("in_expansion", "degraded"),
+				clusterEv("degraded", "in_expansion"), clusterEv("in_expansion", "active"))),
 			want: outcome{Done: true},
 		},
 	})
@@ -390,13 +402,30 @@ func TestShutdownStep(t *testing.T) {
 		"EvidenceNodeGoingDown": {
 			reason: "A node going in_shutdown after the baseline is evidence.",
 			judge:  evidence, step: shutdown, base: base("active"),
-			snap: snap(sb.ClusterActive, events(mark, nodeEv("e1", "n1", "online", "in_shutdown"))),
+			snap: snap(sb.ClusterActive, events(mark, nodeEv("n1", "online", "in_shutdown"))),
 			want: outcome{Evidence: true},
+		},
+		"EvidenceFewerNodesOnline": {
+			reason: "Fewer nodes online than before the call is evidence, with no log at all (an empty log answers 500).",
+			judge:  evidence, step: shutdown, base: base("2"),
+			snap: snap(sb.ClusterActive, nodes("n1=offline", "n2=online"), events()),
+			want: outcome{Evidence: true},
+		},
+		"EvidenceNodeInShutdown": {
+			reason: "A node in_shutdown (which the gate waited out before the call) is evidence.",
+			judge:  evidence, step: shutdown, base: base("2"),
+			snap: snap(sb.ClusterActive, nodes("n1=in_shutdown", "n2=online"), events(mark)),
+			want: outcome{Evidence: true},
+		},
+		"NoEvidenceAsBefore": {
+			reason: "As many nodes online as before the call, and nothing logged since, is no evidence.",
+			judge:  evidence, step: shutdown, base: base("2"),
+			snap: snap(sb.ClusterActive, nodes("n1=online", "n2=online", "n3=offline"), events(mark)),
 		},
 		"NoEvidenceBeforeBaseline": {
 			reason: "A node shutdown before the baseline is not evidence.",
 			judge:  evidence, step: shutdown, base: base("active"),
-			snap: snap(sb.ClusterActive, events(nodeEv("e1", "n1", "online", "offline"), mark, clusterEv("e2", "active", "degraded"))),
+			snap: snap(sb.ClusterActive, events(nodeEv("n1", "online", "offline"), mark, clusterEv("active", "degraded"))),
 		},
 		"CheckDoneAllOffline": {
 			reason: "Every live node offline means done; removed nodes are ignored.",
@@ -455,26 +484,38 @@ func TestStartStep(t *testing.T) {
 		"EvidenceNodeRestarting": {
 			reason: "A node going in_restart after the baseline is evidence.",
 			judge:  evidence, step: start, base: base("suspended"),
-			snap: snap(sb.ClusterSuspended, events(mark, nodeEv("e1", "n1", "offline", "in_restart"))),
+			snap: snap(sb.ClusterSuspended, events(mark, nodeEv("n1", "offline", "in_restart"))),
 			want: outcome{Evidence: true},
 		},
 		"NoEvidenceBeforeBaseline": {
 			reason: "A restart before the baseline is not evidence.",
 			judge:  evidence, step: start, base: base("suspended"),
-			snap: snap(sb.ClusterSuspended, events(nodeEv("e1", "n1", "offline", "in_restart"), mark)),
+			snap: snap(sb.ClusterSuspended, events(nodeEv("n1", "offline", "in_restart"), mark)),
+		},
+		"EvidenceFromUptime": {
+			reason: "A node whose uptime is shorter than the time since the call came online after it (models/storage_node.py:956-961): evidence without the log.",
+			judge:  evidence, step: start, base: opstest.BaseAt("suspended"),
+			snap: snap(sb.ClusterSuspended, nodes("n1=online", "n2=offline"), opstest.Uptime("n1", "PT5.123456S"), opstest.ObservedAfter(time.Minute), events()),
+			want: outcome{Evidence: true},
+		},
+		"NoEvidenceFromAnOlderUptime": {
+			reason: "A node online since before the call is no evidence.",
+			judge:  evidence, step: start, base: opstest.BaseAt("suspended"),
+			snap: snap(sb.ClusterSuspended, nodes("n1=online", "n2=offline"), opstest.Uptime("n1", "P1DT30.000123S"), opstest.ObservedAfter(time.Minute), events(mark)),
 		},
 		"CheckAbortedAtNode": {
-			reason: "A node going in_restart → offline aborts the start; the message names the node and its place.",
+			reason: "A failed node restart aborts the start; the message names the node and its place. The backend logs the failure as offline → offline (storage_node_ops.py:4411-4426).",
 			judge:  check, step: start, base: base("suspended"),
 			snap: snap(sb.ClusterSuspended, nodes("n1=online", "n2=offline", "n3=offline"),
-				events(mark, nodeEv("e1", "n1", "in_restart", "online"), nodeEv("e2", "n2", "in_restart", "offline"))),
-			want: outcome{Failure: "the start aborted at node 2 of 3 (n2): it did not come back online, and the backend abandons the nodes after it; not online: n2 (offline), n3 (offline)",
+				events(mark, nodeEv("n1", "offline", "in_shutdown"), nodeEv("n1", "in_shutdown", "offline"), nodeEv("n1", "offline", "in_restart"),
+					nodeEv("n1", "in_restart", "online"), nodeEv("n2", "offline", "in_restart"), nodeEv("n2", "offline", "offline"))),
+			want: outcome{Failure: "the start aborted at node 2 of 3 (n2): its restart failed, and the backend abandons the nodes after it; not online: n2 (offline), n3 (offline)",
 				Reason: "StartAborted"},
 		},
 		"CheckOldAbortIgnored": {
 			reason: "An abort before the baseline does not fail this start.",
 			judge:  check, step: start, base: base("suspended"),
-			snap: snap(sb.ClusterSuspended, nodes("n1=online", "n2=offline"), events(nodeEv("e1", "n2", "in_restart", "offline"), mark)),
+			snap: snap(sb.ClusterSuspended, nodes("n1=online", "n2=offline"), events(nodeEv("n2", "offline", "offline"), mark)),
 			want: outcome{Progress: "1 of 2 nodes online; waiting for n2 (offline)"},
 		},
 		"CheckDoneActive": {
@@ -674,13 +715,13 @@ func TestRollingRestartSteps(t *testing.T) {
 		"ShutdownEvidence": {
 			reason: "The node going in_shutdown after the baseline is evidence; another node's change is not.",
 			judge:  evidence, step: shutdownN1, base: base("online"),
-			snap: snap(sb.ClusterActive, nodes("n1=online"), events(mark, nodeEv("e1", "n1", "online", "in_shutdown"))),
+			snap: snap(sb.ClusterActive, nodes("n1=online"), events(mark, nodeEv("n1", "online", "in_shutdown"))),
 			want: outcome{Evidence: true},
 		},
 		"ShutdownNoEvidenceFromPeer": {
 			reason: "Another node going offline is not evidence for this node.",
 			judge:  evidence, step: shutdownN1, base: base("online"),
-			snap: snap(sb.ClusterActive, nodes("n1=online", "n2=offline"), events(mark, nodeEv("e1", "n2", "online", "offline"))),
+			snap: snap(sb.ClusterActive, nodes("n1=online", "n2=offline"), events(mark, nodeEv("n2", "online", "offline"))),
 		},
 		"ShutdownDone": {
 			reason: "The node offline completes its shutdown step.",
@@ -830,13 +871,13 @@ func TestUpgradeStep(t *testing.T) {
 		"EvidenceRestartingNode": {
 			reason: "With restart, a node restarting after the baseline is evidence.",
 			judge:  evidence, step: withRestart, base: base("active"),
-			snap: snap(sb.ClusterActive, events(mark, nodeEv("e1", "n1", "online", "in_restart"))),
+			snap: snap(sb.ClusterActive, events(mark, nodeEv("n1", "online", "in_restart"))),
 			want: outcome{Evidence: true},
 		},
 		"NoEvidenceWithoutRestart": {
 			reason: "Without restart the API shows no evidence at all.",
 			judge:  evidence, step: noRestart, base: base("active"),
-			snap: snap(sb.ClusterActive, events(mark, nodeEv("e1", "n1", "online", "in_restart"))),
+			snap: snap(sb.ClusterActive, events(mark, nodeEv("n1", "online", "in_restart"))),
 		},
 		"DoneWithoutRestart": {
 			reason: "Without restart the answered call is the whole upgrade.",
@@ -861,15 +902,15 @@ func TestUpgradeStep(t *testing.T) {
 		"ResolvedWaitsForEveryRestart": {
 			reason: "Resolved by evidence (not answered), every node must have come online after the baseline, even if online now.",
 			judge:  check, step: withRestart, base: base("active"),
-			snap: snap(sb.ClusterActive, nodes("n1=online", "n2=online"), events(nodeEv("e0", "n2", "in_restart", "online"), mark,
-				nodeEv("e1", "n1", "online", "in_restart"), nodeEv("e2", "n1", "in_restart", "online"))),
+			snap: snap(sb.ClusterActive, nodes("n1=online", "n2=online"), events(nodeEv("n2", "in_restart", "online"), mark,
+				nodeEv("n1", "online", "in_restart"), nodeEv("n1", "in_restart", "online"))),
 			want: outcome{Progress: "waiting for every node to restart: n2 (online)"},
 		},
 		"ResolvedDone": {
 			reason: "Resolved by evidence, the upgrade is done once every node came online after the baseline and the cluster is active.",
 			judge:  check, step: withRestart, base: base("active"),
 			snap: snap(sb.ClusterActive, nodes("n1=online", "n2=online", "n3=removed"), events(mark,
-				nodeEv("e1", "n1", "in_restart", "online"), nodeEv("e2", "n2", "in_restart", "online"))),
+				nodeEv("n1", "in_restart", "online"), nodeEv("n2", "in_restart", "online"))),
 			want: outcome{Done: true},
 		},
 	})

@@ -40,7 +40,7 @@ func runFor(ctx context.Context, kube client.Client, src ops.Source, cr *v1alpha
 	if err != nil {
 		return ops.Run{}, err
 	}
-	autoExpand, err := autoExpandNodes(ctx, kube, cr, clusterID)
+	autoExpand, err := autoExpandNodes(ctx, kube, cr, clusterID, t.Name)
 	if err != nil {
 		return ops.Run{}, err
 	}
@@ -97,8 +97,11 @@ func target(ctx context.Context, kube client.Reader, cr *v1alpha1.ClusterOps) (t
 }
 
 // autoExpandNodes returns the StorageNodes in the operation's namespace
-// that join cluster clusterID with expand: true.
-func autoExpandNodes(ctx context.Context, kube client.Reader, cr *v1alpha1.ClusterOps, clusterID string) (steps.AutoExpansion, error) {
+// that join cluster clusterID (StorageCluster clusterName) with expand:
+// true. One whose cluster reference has not resolved yet is counted as
+// pending when it names this StorageCluster or selects by labels (it may
+// select this one): it is being added, and the expansion waits for it.
+func autoExpandNodes(ctx context.Context, kube client.Reader, cr *v1alpha1.ClusterOps, clusterID, clusterName string) (steps.AutoExpansion, error) {
 	var out steps.AutoExpansion
 	if !opTypes[cr.Spec.ForProvider.Type].autoExpand {
 		return out, nil
@@ -109,7 +112,7 @@ func autoExpandNodes(ctx context.Context, kube client.Reader, cr *v1alpha1.Clust
 	}
 	for i := range l.Items {
 		n := &l.Items[i]
-		if !n.Spec.ForProvider.Expand || n.Spec.ForProvider.ClusterID != clusterID || n.GetDeletionTimestamp() != nil {
+		if !n.Spec.ForProvider.Expand || n.GetDeletionTimestamp() != nil || !joins(n.Spec.ForProvider, clusterID, clusterName) {
 			continue
 		}
 		if id := meta.GetExternalName(n); id != "" {
@@ -119,6 +122,18 @@ func autoExpandNodes(ctx context.Context, kube client.Reader, cr *v1alpha1.Clust
 		}
 	}
 	return out, nil
+}
+
+// joins reports that a StorageNode joins cluster clusterID (StorageCluster
+// clusterName), or may once its cluster reference resolves.
+func joins(p v1alpha1.StorageNodeParameters, clusterID, clusterName string) bool {
+	switch {
+	case p.ClusterID != "":
+		return p.ClusterID == clusterID
+	case p.ClusterIDRef != nil:
+		return clusterName != "" && p.ClusterIDRef.Name == clusterName
+	}
+	return p.ClusterIDSelector != nil
 }
 
 // queueOf lists the operations competing for the same StorageCluster.

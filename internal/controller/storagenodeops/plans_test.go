@@ -94,7 +94,7 @@ var (
 	nodeEv = opstest.NodeEvent
 	base   = opstest.Base
 	// mark is the baseline event.
-	mark = opstest.Mark(cid)
+	mark = opstest.Mark()
 )
 
 // lvols sets the volume count of node id (added before).
@@ -206,18 +206,18 @@ func TestSuspendStep(t *testing.T) {
 		"EvidenceAfterBaseline": {
 			reason: "The node going suspended after the baseline is evidence, even if it changed since.",
 			judge:  evidence, step: suspend, base: base("online"),
-			snap: snap(sb.ClusterActive, nodes("n1=online"), events(mark, nodeEv("e1", "n1", "online", "suspended"), nodeEv("e2", "n1", "suspended", "online"))),
+			snap: snap(sb.ClusterActive, nodes("n1=online"), events(mark, nodeEv("n1", "online", "suspended"), nodeEv("n1", "suspended", "online"))),
 			want: outcome{Evidence: true},
 		},
 		"NoEvidenceBeforeBaseline": {
 			reason: "A suspend before the baseline is not evidence of this call.",
 			judge:  evidence, step: suspend, base: base("online"),
-			snap: snap(sb.ClusterActive, nodes("n1=online"), events(nodeEv("e1", "n1", "online", "suspended"), nodeEv("e2", "n1", "suspended", "online"), mark)),
+			snap: snap(sb.ClusterActive, nodes("n1=online"), events(nodeEv("n1", "online", "suspended"), nodeEv("n1", "suspended", "online"), mark)),
 		},
 		"NoEvidenceOtherNode": {
 			reason: "Another node going suspended is not evidence.",
 			judge:  evidence, step: suspend, base: base("online"),
-			snap: snap(sb.ClusterActive, nodes("n1=online", "n2=suspended"), events(mark, nodeEv("e1", "n2", "online", "suspended"))),
+			snap: snap(sb.ClusterActive, nodes("n1=online", "n2=suspended"), events(mark, nodeEv("n2", "online", "suspended"))),
 		},
 		"EvidenceFromStatus": {
 			reason: "A node now suspended is evidence even when the log window shows nothing.",
@@ -271,13 +271,13 @@ func TestResumeStep(t *testing.T) {
 		"EvidenceAfterBaseline": {
 			reason: "The node going online after the baseline is evidence.",
 			judge:  evidence, step: resume, base: base("suspended"),
-			snap: snap(sb.ClusterActive, nodes("n1=unreachable"), events(mark, nodeEv("e1", "n1", "suspended", "online"), nodeEv("e2", "n1", "online", "unreachable"))),
+			snap: snap(sb.ClusterActive, nodes("n1=unreachable"), events(mark, nodeEv("n1", "suspended", "online"), nodeEv("n1", "online", "unreachable"))),
 			want: outcome{Evidence: true},
 		},
 		"NoEvidenceBeforeBaseline": {
 			reason: "A resume before the baseline is not evidence of this call.",
 			judge:  evidence, step: resume, base: base("suspended"),
-			snap: snap(sb.ClusterActive, nodes("n1=suspended"), events(nodeEv("e1", "n1", "suspended", "online"), nodeEv("e2", "n1", "online", "suspended"), mark)),
+			snap: snap(sb.ClusterActive, nodes("n1=suspended"), events(nodeEv("n1", "suspended", "online"), nodeEv("n1", "online", "suspended"), mark)),
 		},
 		"EvidenceFromStatus": {
 			reason: "A node now online is evidence.",
@@ -359,13 +359,13 @@ func TestShutdownStep(t *testing.T) {
 		"EvidenceAfterBaseline": {
 			reason: "The node going in_shutdown after the baseline is evidence.",
 			judge:  evidence, step: graceful, base: base("online"),
-			snap: snap(sb.ClusterActive, nodes("n1=online"), events(mark, nodeEv("e1", "n1", "online", "in_shutdown"))),
+			snap: snap(sb.ClusterActive, nodes("n1=online"), events(mark, nodeEv("n1", "online", "in_shutdown"))),
 			want: outcome{Evidence: true},
 		},
 		"NoEvidenceBeforeBaseline": {
 			reason: "A shutdown before the baseline is not evidence of this call.",
 			judge:  evidence, step: graceful, base: base("online"),
-			snap: snap(sb.ClusterActive, nodes("n1=online"), events(nodeEv("e1", "n1", "online", "in_shutdown"), nodeEv("e2", "n1", "in_shutdown", "offline"), mark)),
+			snap: snap(sb.ClusterActive, nodes("n1=online"), events(nodeEv("n1", "online", "in_shutdown"), nodeEv("n1", "in_shutdown", "offline"), mark)),
 		},
 		"EvidenceFromStatus": {
 			reason: "A node now offline is evidence.",
@@ -470,13 +470,24 @@ func TestRestartSteps(t *testing.T) {
 		"EvidenceAfterBaseline": {
 			reason: "The node going in_restart after the baseline is evidence, even if it failed since.",
 			judge:  evidence, step: restartS, base: base("offline"),
-			snap: snap(sb.ClusterDegraded, nodes("n1=offline"), events(mark, nodeEv("e1", "n1", "offline", "in_restart"), nodeEv("e2", "n1", "in_restart", "offline"))),
+			snap: snap(sb.ClusterDegraded, nodes("n1=offline"), events(mark, nodeEv("n1", "offline", "in_restart"), nodeEv("n1", "in_restart", "offline"))),
 			want: outcome{Evidence: true},
+		},
+		"EvidenceRestartTaskCreated": {
+			reason: "The backend makes sure a node_restart task exists before it restarts (storage_node_ops.py:4292-4325): a task created for the node after the call is evidence, even if this pass refused and the task's runner restarts the node later.",
+			judge:  evidence, step: restartS, base: base("offline"),
+			snap: snap(sb.ClusterDegraded, nodes("n1=offline"), events(mark, opstest.TaskCreated("n1"))),
+			want: outcome{Evidence: true},
+		},
+		"NoEvidenceTaskOfAnotherNode": {
+			reason: "A task created for another node is no evidence.",
+			judge:  evidence, step: restartS, base: base("offline"),
+			snap: snap(sb.ClusterDegraded, nodes("n1=offline"), events(mark, opstest.TaskCreated("n2"))),
 		},
 		"NoEvidenceBeforeBaseline": {
 			reason: "A restart before the baseline is not evidence of this call.",
 			judge:  evidence, step: restartS, base: base("offline"),
-			snap: snap(sb.ClusterDegraded, nodes("n1=offline"), events(nodeEv("e1", "n1", "offline", "in_restart"), nodeEv("e2", "n1", "in_restart", "offline"), mark)),
+			snap: snap(sb.ClusterDegraded, nodes("n1=offline"), events(nodeEv("n1", "offline", "in_restart"), nodeEv("n1", "in_restart", "offline"), mark)),
 		},
 		"EvidenceFromStatus": {
 			reason: "A node now in_restart is evidence.",
@@ -489,24 +500,24 @@ func TestRestartSteps(t *testing.T) {
 			want: outcome{Done: true},
 		},
 		"CheckFailureIsNotFinal": {
-			reason: "A restart that went in_restart → offline is retried by the backend's task: reported, not failed.",
+			reason: "A restart the backend logged as failed (offline → offline, storage_node_ops.py:4411-4426) is retried by the backend's task: reported, not failed.",
 			judge:  check, step: restartS, base: sent("offline"),
-			snap: snap(sb.ClusterDegraded, nodes("n1=offline"), events(mark, nodeEv("e1", "n1", "offline", "in_restart"), nodeEv("e2", "n1", "in_restart", "offline"))),
-			want: outcome{Progress: "the restart failed once since the call (in_restart → offline); the backend's node_restart task retries it"},
+			snap: snap(sb.ClusterDegraded, nodes("n1=offline"), events(mark, nodeEv("n1", "offline", "in_restart"), nodeEv("n1", "offline", "offline"))),
+			want: outcome{Progress: "the restart failed once since the call (the backend logged the node offline again); the backend's node_restart task retries it"},
 		},
 		"CheckRetryingAfterFailures": {
 			reason: "A node in_restart again after failed restarts is reported with the failures, so a deadline's message names them whatever the node shows at that moment.",
 			judge:  check, step: restartS, base: sent("offline"),
 			snap: snap(sb.ClusterDegraded, nodes("n1=in_restart"), events(mark,
-				nodeEv("e1", "n1", "offline", "in_restart"), nodeEv("e2", "n1", "in_restart", "offline"),
-				nodeEv("e3", "n1", "offline", "in_restart"), nodeEv("e4", "n1", "in_restart", "offline"),
-				nodeEv("e5", "n1", "offline", "in_restart"))),
-			want: outcome{Progress: "node is in_restart; the restart failed 2 times since the call (in_restart → offline) and the backend is retrying it"},
+				nodeEv("n1", "offline", "in_restart"), nodeEv("n1", "offline", "offline"),
+				nodeEv("n1", "offline", "in_restart"), nodeEv("n1", "in_restart", "offline"),
+				nodeEv("n1", "offline", "in_restart"))),
+			want: outcome{Progress: "node is in_restart; the restart failed 2 times since the call (the backend logged the node offline again) and the backend is retrying it"},
 		},
 		"CheckProgressInRestart": {
 			reason: "A node in_restart is waited for.",
 			judge:  check, step: start, base: sent("offline"),
-			snap: snap(sb.ClusterDegraded, nodes("n1=in_restart"), events(mark, nodeEv("e1", "n1", "offline", "in_restart"))),
+			snap: snap(sb.ClusterDegraded, nodes("n1=in_restart"), events(mark, nodeEv("n1", "offline", "in_restart"))),
 			want: outcome{Progress: "node is in_restart"},
 		},
 	})
@@ -644,13 +655,13 @@ func TestRemoveStep(t *testing.T) {
 		"EvidenceAfterBaseline": {
 			reason: "The node going in_shutdown after the baseline is evidence of a queued removal.",
 			judge:  evidence, step: rm, base: base("online"),
-			snap: snap(sb.ClusterActive, nodes("n1=online"), events(mark, nodeEv("e1", "n1", "online", "in_shutdown"), nodeEv("e2", "n1", "in_shutdown", "online"))),
+			snap: snap(sb.ClusterActive, nodes("n1=online"), events(mark, nodeEv("n1", "online", "in_shutdown"), nodeEv("n1", "in_shutdown", "online"))),
 			want: outcome{Evidence: true},
 		},
 		"NoEvidenceBeforeBaseline": {
 			reason: "A shutdown before the baseline is not evidence of this call.",
 			judge:  evidence, step: rm, base: base("online"),
-			snap: snap(sb.ClusterActive, nodes("n1=online"), events(nodeEv("e1", "n1", "online", "in_shutdown"), nodeEv("e2", "n1", "in_shutdown", "online"), mark)),
+			snap: snap(sb.ClusterActive, nodes("n1=online"), events(nodeEv("n1", "online", "in_shutdown"), nodeEv("n1", "in_shutdown", "online"), mark)),
 		},
 		"EvidenceFromStatus": {
 			reason: "A node now removed is evidence.",

@@ -8,7 +8,14 @@ import (
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
 
-const errCannotLowerQoS = "the backend cannot clear a QoS limit once set (%s is %d in the backend, 0 requested); set a value instead"
+const (
+	errCannotLowerQoS = "the backend cannot clear a QoS limit once set (%s is %d in the backend, 0 requested); set a value instead"
+	// Every pool update resets volume_max_size to 0, and none can set it
+	// again (sbcli pool_controller.py:308-318).
+	errWouldClearVolumeMax = "refusing to update the pool: every pool update resets the backend's volume_max_size (%d) to 0 and no update can set it again; " +
+		"to change the name, poolMax or QoS limits, recreate the pool"
+	errVolumeMaxLost = "the backend's volume_max_size is %d, not the %d requested: an update outside this provider reset it, and no update can set it again; recreate the pool to restore it"
+)
 
 func poolParams(p v1alpha1.StoragePoolParameters) simplyblock.StoragePoolParams {
 	return simplyblock.StoragePoolParams{
@@ -40,7 +47,7 @@ func qosLimits(p v1alpha1.StoragePoolParameters, o v1alpha1.StoragePoolObservati
 
 func upToDate(p v1alpha1.StoragePoolParameters, dto *simplyblock.StoragePoolDTO) bool {
 	o := observe(dto)
-	if p.Name != o.Name || p.PoolMax != o.MaxSize {
+	if p.Name != o.Name || p.PoolMax != o.MaxSize || p.VolumeMaxSize != o.VolumeMaxSize {
 		return false
 	}
 	for _, l := range qosLimits(p, o) {
@@ -51,13 +58,21 @@ func upToDate(p v1alpha1.StoragePoolParameters, dto *simplyblock.StoragePoolDTO)
 	return true
 }
 
-// updateParams builds the PUT body. Backend quirks (backend-behaviour §5):
-// an omitted max_size resets the pool maximum to 0, so it is always sent; a
-// non-zero volume_max_size is written to the pool maximum, so it is never
-// sent (volumeMaxSize is immutable at admission); a QoS limit of 0 is
-// ignored, so clearing one is refused here with a clear message.
+// updateParams builds the PUT body. Backend quirks (docs/backend.md,
+// "Pool updates"): an omitted max_size resets the pool maximum to 0, so it
+// is always sent; every update resets volume_max_size to 0 and a non-zero
+// one is written to the pool maximum instead, so it is never sent and a
+// pool with one is not updated (volumeMaxSize is immutable at admission); a
+// QoS limit of 0 is ignored, so clearing one is refused here with a clear
+// message.
 func updateParams(p v1alpha1.StoragePoolParameters, o v1alpha1.StoragePoolObservation) (simplyblock.UpdatableStoragePoolParams, error) {
 	out := simplyblock.UpdatableStoragePoolParams{Name: &p.Name, MaxSize: &p.PoolMax}
+	switch {
+	case o.VolumeMaxSize != 0:
+		return out, errors.Errorf(errWouldClearVolumeMax, o.VolumeMaxSize)
+	case p.VolumeMaxSize != o.VolumeMaxSize:
+		return out, errors.Errorf(errVolumeMaxLost, o.VolumeMaxSize, p.VolumeMaxSize)
+	}
 	targets := map[string]**int64{
 		"max_rw_iops":   &out.MaxRWIOPS,
 		"max_rw_mbytes": &out.MaxRWMBytes,

@@ -56,9 +56,9 @@ func TestUpToDate(t *testing.T) {
 		"RWMBytesDrift": {reason: "A pool with another max_rw_mbytes is not up to date.", args: args{p: base, dto: dto(func(d *simplyblock.StoragePoolDTO) { d.MaxRWMBytes = 9 })}, want: false},
 		"RMBytesDrift":  {reason: "A pool with another max_r_mbytes is not up to date.", args: args{p: base, dto: dto(func(d *simplyblock.StoragePoolDTO) { d.MaxRMBytes = 9 })}, want: false},
 		"WMBytesDrift":  {reason: "A pool with another max_w_mbytes is not up to date.", args: args{p: base, dto: dto(func(d *simplyblock.StoragePoolDTO) { d.MaxWMBytes = 9 })}, want: false},
-		"VolumeMaxSizeIgnored": {
-			reason: "volumeMaxSize is immutable and never updated, so a difference does not make the pool stale.",
-			args:   args{p: base, dto: dto(func(d *simplyblock.StoragePoolDTO) { d.VolumeMaxSize = 99 })}, want: true,
+		"VolumeMaxSizeCompared": {
+			reason: "A volume_max_size other than volumeMaxSize (reset by an update outside the provider, or set on an imported pool) makes the pool stale, so that Update says why it cannot be fixed.",
+			args:   args{p: base, dto: dto(func(d *simplyblock.StoragePoolDTO) { d.VolumeMaxSize = 99 })}, want: false,
 		},
 	}
 	for name, tc := range cases {
@@ -80,9 +80,9 @@ func TestUpdateParams(t *testing.T) {
 		body   string
 		err    error
 	}
-	observed := v1alpha1.StoragePoolObservation{Name: testName, MaxSize: 100, VolumeMaxSize: 10, MaxRWIOPS: 1, MaxRWMBytes: 2}
+	observed := v1alpha1.StoragePoolObservation{Name: testName, MaxSize: 100, MaxRWIOPS: 1, MaxRWMBytes: 2}
 	desired := func(f func(*v1alpha1.StoragePoolParameters)) v1alpha1.StoragePoolParameters {
-		p := v1alpha1.StoragePoolParameters{Name: testName, PoolMax: 100, VolumeMaxSize: 10, MaxRWIOPS: 1, MaxRWMBytes: 2}
+		p := v1alpha1.StoragePoolParameters{Name: testName, PoolMax: 100, MaxRWIOPS: 1, MaxRWMBytes: 2}
 		if f != nil {
 			f(&p)
 		}
@@ -129,13 +129,16 @@ func TestUpdateParams(t *testing.T) {
 				body: `{"name":"pool01","max_size":100,"max_rw_iops":11,"max_rw_mbytes":12,"max_r_mbytes":13,"max_w_mbytes":14}`,
 			},
 		},
-		"VolumeMaxSizeNeverSent": {
-			reason: "A changed volumeMaxSize is not sent: the backend would write it to the pool maximum.",
+		"VolumeMaxSizeWouldBeCleared": {
+			reason: "Every update resets the backend's volume_max_size to 0, and none can set it again (sbcli pool_controller.py:308-318): a pool with one is not updated.",
+			args: args{p: desired(func(p *v1alpha1.StoragePoolParameters) { p.Name, p.VolumeMaxSize = "renamed", 10 }),
+				o: func() v1alpha1.StoragePoolObservation { o := observed; o.VolumeMaxSize = 10; return o }()},
+			want: want{err: errors.Errorf(errWouldClearVolumeMax, 10)},
+		},
+		"VolumeMaxSizeLost": {
+			reason: "A volumeMaxSize the backend no longer has cannot be restored: a non-zero volume_max_size would be written to the pool maximum (pool_controller.py:310-318).",
 			args:   args{p: desired(func(p *v1alpha1.StoragePoolParameters) { p.VolumeMaxSize = 50 }), o: observed},
-			want: want{
-				params: simplyblock.UpdatableStoragePoolParams{Name: ptr(testName), MaxSize: ptr(int64(100))},
-				body:   `{"name":"pool01","max_size":100}`,
-			},
+			want:   want{err: errors.Errorf(errVolumeMaxLost, 0, 50)},
 		},
 		"ClearLimit": {
 			reason: "Clearing a QoS limit is refused with a message naming the limit and its backend value.",

@@ -463,6 +463,20 @@ func TestUpdate(t *testing.T) {
 				withParams(func(p *v1alpha1.StoragePoolParameters) { p.MaxRWIOPS = 0 }))},
 			want: want{err: errors.Wrap(errors.Errorf(errCannotLowerQoS, "max_rw_iops", 1000), errUpdatePool)},
 		},
+		"WouldClearVolumeMax": {
+			reason: "Every pool update resets volume_max_size to 0 and none can set it again (sbcli pool_controller.py:308-318): a pool with one is not updated, and the message says why.",
+			fields: fields{api: &fake.MockClient{}},
+			args: args{cr: pool(withExternalName(testPoolID), withObserved(func() *simplyblock.StoragePoolDTO { d := poolDTO(); d.VolumeMaxSize = 10 * gib; return d }()),
+				withParams(func(p *v1alpha1.StoragePoolParameters) { p.VolumeMaxSize = 10 * gib; p.PoolMax = size }))},
+			want: want{err: errors.Wrap(errors.Errorf(errWouldClearVolumeMax, 10*gib), errUpdatePool)},
+		},
+		"VolumeMaxLost": {
+			reason: "A volume_max_size reset outside the provider cannot be restored: the update says so instead of sending a PUT that changes nothing.",
+			fields: fields{api: &fake.MockClient{}},
+			args: args{cr: pool(withExternalName(testPoolID), withObserved(poolDTO()),
+				withParams(func(p *v1alpha1.StoragePoolParameters) { p.VolumeMaxSize = 10 * gib }))},
+			want: want{err: errors.Wrap(errors.Errorf(errVolumeMaxLost, 0, 10*gib), errUpdatePool)},
+		},
 		"UpdateFailed": {
 			reason: "A failed update is returned wrapped.",
 			fields: fields{api: &fake.MockClient{

@@ -136,7 +136,7 @@ func Expand(id string, expected int64, auto AutoExpansion) ops.Step {
 		return "", ""
 	}
 	s.Evidence = func(b ops.Baseline, snap *ops.Snapshot) bool {
-		return anyTo(clusterChanges(b, snap), string(sb.ClusterInExpansion))
+		return snap.Cluster.Status == sb.ClusterInExpansion || anyTo(clusterChanges(b, snap), string(sb.ClusterInExpansion))
 	}
 	s.Check = func(b ops.Baseline, snap *ops.Snapshot) ops.Verdict {
 		st := snap.Cluster.Status
@@ -153,6 +153,13 @@ func Expand(id string, expected int64, auto AutoExpansion) ops.Step {
 			}
 			return ops.Verdict{Reason: "ExpansionFailed", Failure: fmt.Sprintf(
 				"the expansion failed: the cluster went from in_expansion back to %s (in HA mode at least 2 new nodes are needed; the cluster's logs have the cause)", ch[i].To)}
+		}
+		// Without the log (it answered 500), the cluster seen in_expansion
+		// and now active: the backend ends an expansion so
+		// (cluster_ops.py:1780-1782), and ends a failed one from active so
+		// too, which the log would not tell apart either.
+		if len(ch) == 0 && b.EvidenceSeen && st == sb.ClusterActive {
+			return ops.Verdict{Done: true}
 		}
 		return ops.Verdict{Progress: fmt.Sprintf("the cluster is %s", st)}
 	}
@@ -173,9 +180,9 @@ func unexpanded(snap *ops.Snapshot, ids []string) []string {
 		online, expanded := -1, -1
 		for i, e := range snap.Events {
 			switch {
-			case e.Object == "StorageNode" && e.ObjectID == id && e.To == string(sb.NodeOnline):
+			case e.Subject == ops.SubjectNode && e.NodeID == id && e.To == string(sb.NodeOnline):
 				online = i
-			case e.Object == "Cluster" && e.From == string(sb.ClusterInExpansion) && e.To == string(sb.ClusterActive):
+			case e.Subject == ops.SubjectCluster && e.From == string(sb.ClusterInExpansion) && e.To == string(sb.ClusterActive):
 				expanded = i
 			}
 		}
@@ -190,7 +197,7 @@ func unexpanded(snap *ops.Snapshot, ids []string) []string {
 // (docs/steps.md, "Cluster shutdown").
 func ClusterShutdown(id string) ops.Step {
 	s := ops.Step{Name: "shutdown", Needs: ops.Needs{Nodes: true, Events: true},
-		WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerFails,
+		WithoutEvidence: ops.NoEvidenceFails, OnLostAnswer: ops.LostAnswerFails, BaselineOf: countBaseline(sb.NodeOnline),
 		CheckHint: "the node statuses: a shutdown may be running, and a second one kills every node again",
 		Call:      func(ctx context.Context, api sb.API) error { return api.ShutdownCluster(ctx, id) }}
 	s.Endpoint, s.Path = clusterCall("shutdown", id)
@@ -209,8 +216,12 @@ func ClusterShutdown(id string) ops.Step {
 		}
 		return "", ""
 	}
+	// The backend suspends each node, then shuts it down with force
+	// (cluster_ops.py:2652-2660): fewer nodes online, or one in_shutdown
+	// (which the gate waited out before the call), or the log.
 	s.Evidence = func(b ops.Baseline, snap *ops.Snapshot) bool {
-		return anyTo(nodeChanges(b, snap, ""), string(sb.NodeSuspended), string(sb.NodeInShutdown), string(sb.NodeOffline))
+		return fewerThanBaseline(b, snap, sb.NodeOnline) || len(nodesIn(snap, "", sb.NodeInShutdown)) > 0 ||
+			anyTo(nodeChanges(b, snap, ""), string(sb.NodeSuspended), string(sb.NodeInShutdown), string(sb.NodeOffline))
 	}
 	s.Check = func(_ ops.Baseline, snap *ops.Snapshot) ops.Verdict {
 		if bad := nodesNotIn(snap, "", sb.NodeOffline); len(bad) > 0 {
@@ -254,20 +265,25 @@ func ClusterStart(id string, afterShutdown bool) ops.Step {
 		}
 		return "", ""
 	}
+	// The backend shuts every node down with force, then restarts them one
+	// by one (cluster_ops.py:2622-2649): a node in_shutdown or in_restart
+	// (which the gate waited out before the call), one online since the
+	// call, or the log.
 	s.Evidence = func(b ops.Baseline, snap *ops.Snapshot) bool {
-		return anyTo(nodeChanges(b, snap, ""), string(sb.NodeInShutdown), string(sb.NodeInRestart))
+		return len(nodesIn(snap, "", sb.NodeInShutdown, sb.NodeInRestart)) > 0 || anyUpSince(b, snap) ||
+			anyTo(nodeChanges(b, snap, ""), string(sb.NodeInShutdown), string(sb.NodeInRestart))
 	}
 	s.Check = func(b ops.Baseline, snap *ops.Snapshot) ops.Verdict {
 		live := snap.LiveNodes()
-		for _, e := range nodeChanges(b, snap, "") {
-			if e.From != string(sb.NodeInRestart) || e.To != string(sb.NodeOffline) {
-				continue
-			}
-			k := slices.IndexFunc(live, func(n sb.StorageNodeDTO) bool { return n.ID == e.ObjectID })
+		// The start stops at the first node that does not come back online
+		// (cluster_ops.py:2633-2636).
+		if failed := restartFailures(b, snap, ""); len(failed) > 0 {
+			e := failed[0]
+			k := slices.IndexFunc(live, func(n sb.StorageNodeDTO) bool { return n.ID == e.NodeID })
 			left := nodesNotIn(snap, "", sb.NodeOnline)
 			return ops.Verdict{Reason: "StartAborted", Failure: fmt.Sprintf(
-				"the start aborted at node %d of %d (%s): it did not come back online, and the backend abandons the nodes after it; not online: %s",
-				k+1, len(live), e.ObjectID, list(left))}
+				"the start aborted at node %d of %d (%s): its restart failed, and the backend abandons the nodes after it; not online: %s",
+				k+1, len(live), e.NodeID, list(left))}
 		}
 		if bad := nodesNotIn(snap, "", sb.NodeOnline); len(bad) > 0 {
 			return ops.Verdict{Progress: fmt.Sprintf("%d of %d nodes online; waiting for %s", count(snap, sb.NodeOnline), len(live), list(bad))}
@@ -301,8 +317,13 @@ func Update(id string, params sb.UpdateParams) ops.Step {
 		}
 		return "", ""
 	}
+	// With restart, the backend suspends and shuts down each node, then
+	// restarts it (cluster_ops.py:2575-2594): a node in_shutdown or
+	// in_restart (which the gate waited out before the call), one online
+	// since the call, or the log. Without, nothing shows.
 	s.Evidence = func(b ops.Baseline, snap *ops.Snapshot) bool {
-		return params.Restart && anyTo(nodeChanges(b, snap, ""), string(sb.NodeSuspended), string(sb.NodeInShutdown), string(sb.NodeInRestart))
+		return params.Restart && (len(nodesIn(snap, "", sb.NodeInShutdown, sb.NodeInRestart)) > 0 || anyUpSince(b, snap) ||
+			anyTo(nodeChanges(b, snap, ""), string(sb.NodeSuspended), string(sb.NodeInShutdown), string(sb.NodeInRestart)))
 	}
 	s.Check = func(b ops.Baseline, snap *ops.Snapshot) ops.Verdict {
 		if !params.Restart {
@@ -313,7 +334,7 @@ func Update(id string, params sb.UpdateParams) ops.Step {
 			// node must have come back online since.
 			var pending []string
 			for _, n := range snap.LiveNodes() {
-				if !anyTo(nodeChanges(b, snap, n.ID), string(sb.NodeOnline)) || n.Status != sb.NodeOnline {
+				if n.Status != sb.NodeOnline || !upSince(b, snap, n.ID) && !anyTo(nodeChanges(b, snap, n.ID), string(sb.NodeOnline)) {
 					pending = append(pending, fmt.Sprintf("%s (%s)", n.ID, n.Status))
 				}
 			}

@@ -23,24 +23,16 @@ import (
 
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
+	"github.com/simplyblock/provider-simplyblock/internal/ops/opstest"
 )
 
 // TestExpandFollowsTheBackendsOwnExpansion covers nodes added with
 // expand: true, for which the backend expands the cluster by itself.
 func TestExpandFollowsTheBackendsOwnExpansion(t *testing.T) {
-	online := func(id string) ops.Event {
-		return ops.Event{ID: "e-" + id, Object: "StorageNode", ObjectID: id, From: "in_creation", To: "online"}
-	}
-	expansion := func(id, to string) ops.Event {
-		return ops.Event{ID: id, Object: "Cluster", From: "in_expansion", To: to}
-	}
+	online := func(id string) ops.Event { return opstest.NodeEvent(id, "in_creation", "online") }
+	expansion := func(to string) ops.Event { return opstest.ClusterEvent("in_expansion", to) }
 	base := func(evs ...ops.Event) *ops.Snapshot {
-		return &ops.Snapshot{
-			Cluster: sb.ClusterDTO{ID: "c", Status: sb.ClusterActive},
-			Nodes: []sb.StorageNodeDTO{{ID: "n1", Status: sb.NodeOnline}, {ID: "n4", Status: sb.NodeOnline},
-				{ID: "n5", Status: sb.NodeOnline}},
-			Events: evs,
-		}
+		return opstest.Snap("c", sb.ClusterActive, opstest.Nodes("n1=online", "n4=online", "n5=online"), opstest.Events(evs...))
 	}
 	type want struct {
 		skip    bool
@@ -56,13 +48,13 @@ func TestExpandFollowsTheBackendsOwnExpansion(t *testing.T) {
 		"WaitsForTheBackendsExpansion": {
 			reason:     "A node added with expand: true came online and no expansion followed yet: calling /expand now would race the cluster_expand task.",
 			autoExpand: []string{"n4", "n5"},
-			snap:       base(online("n4"), expansion("x1", "active"), online("n5")),
+			snap:       base(online("n4"), expansion("active"), online("n5")),
 			want:       want{waiting: "waiting for the backend's own expansion (cluster_expand task) for the nodes added with expand: true: n5"},
 		},
 		"SkipsOnceTheBackendExpanded": {
 			reason:     "An in_expansion → active change after the last auto-expanded node came online means the backend did the work: no call.",
 			autoExpand: []string{"n4", "n5"},
-			snap:       base(online("n4"), online("n5"), expansion("x1", "active")),
+			snap:       base(online("n4"), online("n5"), expansion("active")),
 			want:       want{skip: true},
 		},
 		"OldNodesOutsideTheWindowCountAsExpanded": {
@@ -75,7 +67,7 @@ func TestExpandFollowsTheBackendsOwnExpansion(t *testing.T) {
 			reason:     "A StorageNode added with expand: true that the backend has not created yet keeps the step waiting, even if the others expanded.",
 			autoExpand: []string{"n4"},
 			pending:    []string{"node-5"},
-			snap:       base(online("n4"), expansion("x1", "active")),
+			snap:       base(online("n4"), expansion("active")),
 			want:       want{waiting: "StorageNodes added with expand: true are not in the backend yet: node-5"},
 		},
 		"PlainNodesNeedACall": {

@@ -29,8 +29,11 @@ import (
 // pass (docs/steps.md, "Refusals that pass").
 
 // shutdownRefusedForNow: the graceful node shutdown's 409s that name a
-// passing state (a peer restarting or shutting down, an open restart or
-// migration task, a held restart claim) and its fault-tolerance 500.
+// passing state, in the texts of check_node_shutdown_preconditions
+// (storage_node_ops.py:5780-5899): a live restart claim, a peer restarting
+// or "already shutting down", an open restart or migration task; and its
+// fault-tolerance 500 (storage_node/__init__.py:214-219). The node's own
+// status ("Node is in … state") and a missing node are final.
 func shutdownRefusedForNow(status int, msg string) bool {
 	if status == http.StatusInternalServerError {
 		return true
@@ -38,8 +41,8 @@ func shutdownRefusedForNow(status int, msg string) bool {
 	if status != http.StatusConflict {
 		return false
 	}
-	for _, s := range []string{"is restarting in this cluster", "is shutting down in this cluster",
-		"Restart task found", "Migration task found", "restart claim", "is being restarted"} {
+	for _, s := range []string{"under a live restart claim", "is restarting in this cluster",
+		"shutting down in this cluster", "Restart task found", "Migration task found"} {
 		if strings.Contains(msg, s) {
 			return true
 		}

@@ -32,16 +32,19 @@ func TestShutdownRefusedForNow(t *testing.T) {
 		message string
 		want    bool
 	}{
-		"MigrationTask": {reason: "An open migration task on the node passes.", status: 409,
-			message: "Migration task found: t1, cannot shutdown node n1", want: true},
-		"PeerRestarting": {reason: "A peer restarting passes.", status: 409,
+		// The texts of check_node_shutdown_preconditions, storage_node_ops.py:5780-5899.
+		"MigrationTask": {reason: "An open migration task on the node passes (SNO:5880-5881).", status: 409,
+			message: "Migration task found: 1 (device_migration), can not shutdown storage node or use --force", want: true},
+		"PeerRestarting": {reason: "A peer restarting passes (SNO:5828-5829).", status: 409,
 			message: "Node n2 is restarting in this cluster, cannot shutdown n1 concurrently", want: true},
-		"PeerShuttingDown": {reason: "A peer shutting down passes.", status: 409,
-			message: "Node n2 is shutting down in this cluster, cannot shutdown n1 concurrently", want: true},
-		"RestartTask": {reason: "An open node_restart task passes.", status: 409,
-			message: "Restart task found: t2, cannot shutdown node n1", want: true},
-		"RestartClaim": {reason: "A held restart claim passes.", status: 409,
-			message: "Node n1 is being restarted (restart claim held), cannot shutdown", want: true},
+		"PeerShuttingDown": {reason: "A peer already shutting down passes (SNO:5835-5836).", status: 409,
+			message: "Node n2 is already shutting down in this cluster, cannot shutdown n1 concurrently", want: true},
+		"RestartTask": {reason: "An open node_restart task passes (SNO:5844).", status: 409,
+			message: "Restart task found: t2, can not shutdown storage node", want: true},
+		"RestartClaim": {reason: "A live restart claim passes (SNO:5819-5821).", status: 409,
+			message: "Node n1 is in_restart under a live restart claim (tok); shutdown refused until the claim is released or expires", want: true},
+		"NodeNotFound": {reason: "A node the backend does not know is final (SNO:5804).", status: 409,
+			message: "Storage node not found: n1"},
 		"FaultTolerance": {reason: "The fault-tolerance check's 500 passes once peers are back.", status: 500,
 			message: "Internal Server Error", want: true},
 		"WrongStatus": {reason: "A node in a status a graceful shutdown never starts from is a refusal.", status: 409,

@@ -200,25 +200,23 @@ func NodeRestart(n Node, verb string, p sb.RestartParams) ops.Step {
 		}
 		return "", ""
 	}
+	// The backend first makes sure a node_restart task exists for the node
+	// (storage_node_ops.py:4292-4325), logging "Task created" when it makes
+	// one; its runner carries out a restart the call's own pass refused.
 	s.Evidence = func(b ops.Baseline, snap *ops.Snapshot) bool {
-		return reached(b, snap, n.ID, sb.NodeInRestart, sb.NodeOnline)
+		return reached(b, snap, n.ID, sb.NodeInRestart, sb.NodeOnline) || taskCreatedFor(b, snap, n.ID)
 	}
 	s.Check = func(b ops.Baseline, snap *ops.Snapshot) ops.Verdict {
 		node, _ := snap.Node(n.ID)
 		if node.Status == sb.NodeOnline {
 			return ops.Verdict{Done: true}
 		}
-		failed := 0
-		for _, e := range nodeChanges(b, snap, n.ID) {
-			if e.From == string(sb.NodeInRestart) && e.To == string(sb.NodeOffline) {
-				failed++
-			}
-		}
+		failed := len(restartFailures(b, snap, n.ID))
 		switch {
 		case failed > 0 && node.Status == sb.NodeOffline:
-			return ops.Verdict{Progress: fmt.Sprintf("the restart failed %s since the call (in_restart → offline); the backend's node_restart task retries it once its lease goes stale (180 s)", times(failed))}
+			return ops.Verdict{Progress: fmt.Sprintf("the restart failed %s since the call (the backend logged the node offline again); the backend's node_restart task retries it once its lease goes stale (180 s)", times(failed))}
 		case failed > 0:
-			return ops.Verdict{Progress: fmt.Sprintf("node is %s; the restart failed %s since the call (in_restart → offline) and the backend is retrying it", node.Status, times(failed))}
+			return ops.Verdict{Progress: fmt.Sprintf("node is %s; the restart failed %s since the call (the backend logged the node offline again) and the backend is retrying it", node.Status, times(failed))}
 		}
 		return ops.Verdict{Progress: fmt.Sprintf("node is %s", node.Status)}
 	}

@@ -19,7 +19,10 @@ package steps
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/sosodev/duration"
 
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
@@ -95,11 +98,12 @@ func nodeStatusOf(node string) func(s *ops.Snapshot) string {
 	}
 }
 
-// clusterChanges returns the cluster status changes after the baseline.
+// clusterChanges returns the cluster status changes the log shows after
+// the baseline.
 func clusterChanges(b ops.Baseline, s *ops.Snapshot) []ops.Event {
 	var out []ops.Event
 	for _, e := range s.EventsSince(b.Event) {
-		if e.Object == "Cluster" && e.To != "" {
+		if e.Subject == ops.SubjectCluster {
 			out = append(out, e)
 		}
 	}
@@ -107,11 +111,11 @@ func clusterChanges(b ops.Baseline, s *ops.Snapshot) []ops.Event {
 }
 
 // nodeChanges returns the status changes of node id (any node when empty)
-// after the baseline.
+// the log shows after the baseline.
 func nodeChanges(b ops.Baseline, s *ops.Snapshot, id string) []ops.Event {
 	var out []ops.Event
 	for _, e := range s.EventsSince(b.Event) {
-		if e.Object == "StorageNode" && e.To != "" && (id == "" || e.ObjectID == id) {
+		if e.Subject == ops.SubjectNode && (id == "" || e.NodeID == id) {
 			out = append(out, e)
 		}
 	}
@@ -122,18 +126,77 @@ func anyTo(evs []ops.Event, to ...string) bool {
 	return slices.ContainsFunc(evs, func(e ops.Event) bool { return slices.Contains(to, e.To) })
 }
 
-// reached reports that node went to one of to after the baseline: a status
-// change in the event log, or its current status when that differs from
-// the status before the call (a forced shutdown may start from
-// in_shutdown, which is then no evidence).
+// restartFailures returns the failed restarts of node id (any node when
+// empty) the log shows after the baseline. The backend sets a node whose
+// restart failed offline before it logs the change, so the entry reads
+// "from: offline to: offline" (storage_node_ops.py:4411-4426); only the
+// LVStore-recovery abort logs "from: in_restart to: offline" (:5226-5241).
+func restartFailures(b ops.Baseline, s *ops.Snapshot, id string) []ops.Event {
+	var out []ops.Event
+	for _, e := range nodeChanges(b, s, id) {
+		if e.To == string(sb.NodeOffline) && (e.From == string(sb.NodeOffline) || e.From == string(sb.NodeInRestart)) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// taskCreatedFor reports that the log shows a task created for node after
+// the baseline (tasks_events.py:12-30 names the task's node in NodeId).
+func taskCreatedFor(b ops.Baseline, s *ops.Snapshot, node string) bool {
+	return slices.ContainsFunc(s.EventsSince(b.Event), func(e ops.Event) bool {
+		return e.Kind == "OBJ_CREATED" && e.Message == "Task created" && e.NodeID == node
+	})
+}
+
+// upSince reports that node is online and came online after the call: its
+// uptime, which the backend counts from when it came online
+// (models/storage_node.py:956-961), is shorter than the time from the call
+// to the snapshot.
+func upSince(b ops.Baseline, s *ops.Snapshot, node string) bool {
+	n, ok := s.Node(node)
+	if !ok || n.Status != sb.NodeOnline || n.Uptime == nil || b.At.IsZero() {
+		return false
+	}
+	up, err := duration.Parse(*n.Uptime)
+	if err != nil {
+		return false
+	}
+	return up.ToTimeDuration() < s.ObservedAt.Sub(b.At)
+}
+
+// anyUpSince reports that some live node came online after the call.
+func anyUpSince(b ops.Baseline, s *ops.Snapshot) bool {
+	return slices.ContainsFunc(s.LiveNodes(), func(n sb.StorageNodeDTO) bool { return upSince(b, s, n.ID) })
+}
+
+// countBaseline records, as a step's baseline, how many live nodes have
+// status st.
+func countBaseline(st sb.NodeStatus) func(s *ops.Snapshot) string {
+	return func(s *ops.Snapshot) string { return strconv.Itoa(count(s, st)) }
+}
+
+// fewerThanBaseline reports that fewer live nodes have status st than the
+// baseline (countBaseline) recorded.
+func fewerThanBaseline(b ops.Baseline, s *ops.Snapshot, st sb.NodeStatus) bool {
+	before, err := strconv.Atoi(b.Status)
+	return err == nil && count(s, st) < before
+}
+
+// reached reports that node went to one of to after the baseline: its
+// current status, when that differs from the status before the call (a
+// forced shutdown may start from in_shutdown, which is then no evidence),
+// or a status change in the log.
 func reached(b ops.Baseline, s *ops.Snapshot, node string, to ...sb.NodeStatus) bool {
+	if n, ok := s.Node(node); ok && string(n.Status) != b.Status && slices.Contains(to, n.Status) {
+		return true
+	}
 	for _, e := range nodeChanges(b, s, node) {
 		if slices.Contains(to, sb.NodeStatus(e.To)) {
 			return true
 		}
 	}
-	n, ok := s.Node(node)
-	return ok && string(n.Status) != b.Status && slices.Contains(to, n.Status)
+	return false
 }
 
 // gone reports that node was removed or left the node list.
