@@ -292,8 +292,8 @@ func (s *Simulator) expandNodes(cid string, prev sb.ClusterStatus, fresh []strin
 }
 
 // runClusterShutdown is cluster_grace_shutdown (OPS:2652-2660): every node
-// record in DB order, suspend then force shutdown. The monitor derives the
-// cluster status.
+// record in DB order, removed ones included, suspend (online only) then
+// force shutdown. The monitor derives the cluster status.
 func (s *Simulator) runClusterShutdown(cid string) {
 	for _, id := range s.nodeIDs(cid) {
 		if !s.forceShutdownNode(id, true) {
@@ -312,18 +312,23 @@ func (s *Simulator) nodeIDs(cid string) []string {
 	return ids
 }
 
-// forceShutdownNode is (suspend +) shutdown_storage_node(force=True):
-// in_shutdown, kill SPDK, offline, auto_restart_disabled. A failed kill
-// (fault) leaves in_shutdown for the monitor's 120 s reconciliation. It
-// returns false only when the simulator is closing.
+// forceShutdownNode is (suspend +) shutdown_storage_node(force=True)
+// (SNO:5940-6091): in_shutdown, auto_restart_disabled, the node's
+// migration tasks canceled, kill SPDK, offline. It has no guard against a
+// removed record (backend-contract.md M7): one goes in_shutdown too
+// ("from: removed to: in_shutdown"); its host is gone, so the kill fails
+// and it stays in_shutdown until the monitor reconciles it to offline after
+// 120 s (MON:1475-1485), as for a failed kill (fault). A live restart claim
+// refuses even a forced shutdown (SNO:5805-5822). It returns false only
+// when the simulator is closing.
 func (s *Simulator) forceShutdownNode(id string, suspendFirst bool) bool {
 	s.mu.Lock()
 	n := s.m.node(id)
-	if n == nil || n.status == sb.NodeRemoved {
+	if n == nil {
 		s.mu.Unlock()
 		return true
 	}
-	if n.restartClaim {
+	if n.restartClaim && (n.status == sb.NodeInRestart || n.status == sb.NodeInShutdown) {
 		s.mu.Unlock()
 		s.logf("shutdown node %s: refused, a restart holds the claim", id)
 		return true
@@ -331,9 +336,10 @@ func (s *Simulator) forceShutdownNode(id string, suspendFirst bool) bool {
 	if suspendFirst && n.status == sb.NodeOnline {
 		s.setNodeStatusLocked(n, sb.NodeSuspended)
 	}
-	n.autoRestartDisabled = true
 	s.setNodeStatusLocked(n, sb.NodeInShutdown)
-	stuck := s.faults.take(FaultNodeStuckInShutdown, nodePred(id)) != nil
+	n.autoRestartDisabled = true
+	s.cancelNodeMigrationsLocked(n)
+	stuck := n.decommissioned || s.faults.take(FaultNodeStuckInShutdown, nodePred(id)) != nil
 	d := s.randDurLocked(nodeKillMin, nodeKillMax)
 	s.mu.Unlock()
 	if !s.sleep(d) {
@@ -344,7 +350,7 @@ func (s *Simulator) forceShutdownNode(id string, suspendFirst bool) bool {
 	if n := s.m.node(id); n != nil && n.status == sb.NodeInShutdown {
 		if stuck {
 			n.killFailed = true
-			s.logf("shutdown node %s: failed to kill SPDK (fault); left in_shutdown", id)
+			s.logf("shutdown node %s: failed to kill SPDK; left in_shutdown", id)
 		} else {
 			s.setNodeStatusLocked(n, sb.NodeOffline)
 		}
@@ -352,7 +358,11 @@ func (s *Simulator) forceShutdownNode(id string, suspendFirst bool) bool {
 	return true
 }
 
-// runClusterStart is cluster_grace_startup (OPS:2622-2649).
+// runClusterStart is cluster_grace_startup (OPS:2622-2649): force shutdown
+// of every record, removed ones included, then restart_storage_node(force)
+// of every record in DB order; a record that does not end online aborts the
+// start, leaving the later ones offline. A removed record's host is gone, so
+// its restart fails (offline -> offline) and aborts the start there.
 func (s *Simulator) runClusterStart(cid string) {
 	ids := s.nodeIDs(cid)
 	for _, id := range ids {
@@ -360,8 +370,6 @@ func (s *Simulator) runClusterStart(cid string) {
 			return
 		}
 	}
-	s.restartPass(cid, +1)
-	defer s.restartPass(cid, -1)
 	for i, id := range ids {
 		abort := s.faults.take(FaultStartAbort, func(x *Fault) bool {
 			return x.NodeIndex == i+1 && (x.ClusterID == "" || x.ClusterID == cid)
@@ -439,8 +447,6 @@ func (s *Simulator) postUpdate(req *request) {
 				return
 			}
 		}
-		s.restartPass(cid, +1)
-		defer s.restartPass(cid, -1)
 		for i, id := range ids {
 			if s.nodeStatus(id) != sb.NodeOffline {
 				continue
@@ -516,14 +522,4 @@ func (s *Simulator) postAddReplication(req *request) {
 		}
 	}
 	accepted(req.w)
-}
-
-// restartPass tracks a running start/update restart pass (see
-// readyForAutoActivationLocked).
-func (s *Simulator) restartPass(cid string, delta int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.m.cluster(cid); c != nil {
-		c.restartPasses += delta
-	}
 }

@@ -439,3 +439,80 @@ func TestAddReplication(t *testing.T) {
 		})
 	}
 }
+
+// nodeHistory returns a node's status-change events in order, as "old>new".
+func nodeHistory(s *Simulator, cid, nid string) []string {
+	var out []string
+	for _, e := range s.Log(cid) {
+		var from, to string
+		if e.NodeID != nid {
+			continue
+		}
+		if _, err := fmt.Sscanf(e.Message, "Storage node status changed from: %s to: %s", &from, &to); err == nil {
+			out = append(out, from+">"+to)
+		}
+	}
+	return out
+}
+
+// M7: cluster_grace_shutdown and cluster_grace_startup walk every node
+// record, removed ones included (cluster_ops.py:2623-2657), and
+// shutdown_storage_node(force=True) has no removed guard
+// (storage_node_ops.py:5940-6091): the removed record goes in_shutdown, its
+// SPDK kill fails (its host is gone), the monitor reconciles it to offline
+// after 120 s (storage_node_monitor.py:1475-1485); start restarts it with
+// force, which fails (offline -> offline, storage_node_ops.py:4411-4425)
+// and aborts the start there (cluster_ops.py:2632-2634).
+func TestClusterShutdownStartRemovedRecord(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		start  bool
+		want   []string // the removed record's status changes after its removal
+		alt    []string // the same when the 120 s reconcile wins the race with the restart
+		final  []sb.NodeStatus
+	}{
+		"Shutdown": {
+			reason: "The removed record goes in_shutdown, then offline after 120 s.",
+			want:   []string{"removed>in_shutdown", "in_shutdown>offline"},
+			final:  []sb.NodeStatus{sb.NodeOffline, sb.NodeOffline, sb.NodeOffline, sb.NodeOffline},
+		},
+		"Start": {
+			reason: "Start force-shuts-down the removed record (the first in DB order), restarts it with force while its kill " +
+				"has failed (in_shutdown, < 120 s), which fails and aborts the start there: every live node stays offline.",
+			start: true,
+			want:  []string{"removed>in_shutdown", "in_shutdown>offline", "offline>in_shutdown", "in_shutdown>in_restart", "offline>offline"},
+			alt:   []string{"removed>in_shutdown", "in_shutdown>offline", "offline>in_shutdown", "in_shutdown>offline", "offline>in_restart", "offline>offline"},
+			final: []sb.NodeStatus{sb.NodeOffline, sb.NodeOffline, sb.NodeOffline, sb.NodeOffline},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := newSim(t)
+			cid, _, nodes := s.Seed(SeedCluster{Nodes: 4, Status: sb.ClusterActive})
+			removed := nodes[0]
+			call(t, s, adminToken, "DELETE", nodePath(cid, removed)+"/", nil)
+			waitNode(t, s, cid, removed, sb.NodeRemoved)
+			waitCluster(t, s, cid, sb.ClusterActive)
+			before := len(nodeHistory(s, cid, removed))
+			call(t, s, adminToken, "POST", base(cid)+"/shutdown", nil)
+			eventually(t, "all records offline", func() bool {
+				return cmp.Equal(nodeStatuses(s, cid), []sb.NodeStatus{sb.NodeOffline, sb.NodeOffline, sb.NodeOffline, sb.NodeOffline})
+			})
+			if tc.start {
+				call(t, s, adminToken, "POST", base(cid)+"/start", nil)
+				eventually(t, "the start to end", func() bool {
+					h := nodeHistory(s, cid, removed)
+					return len(h) > 0 && h[len(h)-1] == "offline>offline"
+				})
+				time.Sleep(50 * time.Millisecond)
+			}
+			got := nodeHistory(s, cid, removed)[before:]
+			if diff := cmp.Diff(tc.want, got); diff != "" && (tc.alt == nil || !cmp.Equal(tc.alt, got)) {
+				t.Errorf("\n%s\nthe removed record's status changes: -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.final, nodeStatuses(s, cid)); diff != "" {
+				t.Errorf("\n%s\nnode statuses: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

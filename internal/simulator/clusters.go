@@ -260,17 +260,10 @@ func (s *Simulator) clusterCapacity(req *request) {
 // result makes the handler raise ValueError('Failed to access logs'): a
 // plain-text 500 (C/:205-206).
 func (s *Simulator) clusterLogs(req *request) {
-	limit := 50
-	if vs, ok := req.r.URL.Query()["limit"]; ok && len(vs) > 0 {
-		// Starlette's QueryParams keeps the last value of a repeated key.
-		v := vs[len(vs)-1]
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			writeValidation(req.w, []valErr{{Type: "int_parsing", Loc: []any{"query", "limit"},
-				Msg: "Input should be a valid integer, unable to parse string as an integer", Input: v}})
-			return
-		}
-		limit = n
+	limit, errs := logLimit(req.r)
+	if len(errs) > 0 {
+		writeValidation(req.w, errs)
+		return
 	}
 	s.mu.Lock()
 	c := s.m.cluster(req.params["cluster_id"])
@@ -290,4 +283,21 @@ func (s *Simulator) clusterLogs(req *request) {
 		return
 	}
 	writeJSON(req.w, http.StatusOK, out)
+}
+
+// logLimit reads GET /logs' "limit: int = 50" (C/:202). Starlette's
+// QueryParams keeps the last value of a repeated key; "limit=" (empty) is
+// not an integer and is a 422 like any other non-integer.
+func logLimit(r *http.Request) (int, []valErr) {
+	vs, ok := r.URL.Query()["limit"]
+	if !ok || len(vs) == 0 {
+		return 50, nil
+	}
+	v := vs[len(vs)-1]
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 50, []valErr{{Type: "int_parsing", Loc: []any{"query", "limit"},
+			Msg: "Input should be a valid integer, unable to parse string as an integer", Input: v}}
+	}
+	return n, nil
 }

@@ -24,7 +24,8 @@
 //	nodes.go            nodes read/create/delete, node_add, cluster_expand and node_removal runners
 //	node_actions.go     suspend, resume, shutdown, restart/start, promote, node_restart runner
 //	pools.go, tasks.go  pools (PUT quirks); tasks and migration runners
-//	monitor.go          the 3 s monitor: status derivation, watchdog, auto-activation, auto-restart
+//	monitor.go          the 3 s monitor: status derivation (get_next_cluster_status), watchdog,
+//	                    auto-activation gate, auto-restart re-queue; the cap monitor's read_only
 //	faults.go           fault injection; journal.go: call journal; admin.go: admin endpoint
 //	seed.go, tls.go, clock.go, model.go, simulator.go
 //

@@ -263,6 +263,9 @@ const (
 	devUnavailable = "unavailable"
 	devRemoved     = "removed"
 	devFailed      = "failed"
+	// devFailedMigrated is STATUS_FAILED_AND_MIGRATED: the failure
+	// migration of a failed device finished (device_controller.py:1113-1123).
+	devFailedMigrated = "failed_and_migrated"
 )
 
 // deviceState is one NVMe device of a node: a stable uuid, its
@@ -351,7 +354,7 @@ func (s *Simulator) devicesReadmitLocked(n *nodeState) bool {
 	readmitted := false
 	for _, d := range n.devices {
 		switch d.status {
-		case devOnline, devRemoved, devFailed, devNew:
+		case devOnline, devRemoved, devFailed, devFailedMigrated, devNew:
 			continue
 		}
 		s.setDeviceStatusLocked(n, d, devOnline)
@@ -362,7 +365,13 @@ func (s *Simulator) devicesReadmitLocked(n *nodeState) bool {
 
 // devicesDecommissionLocked is _decommission_node_devices (SNO:4114-4173):
 // each online or unavailable device goes removed, then failed
-// (device_controller.py:1020-1053).
+// (device_controller.py:1020-1053); device_set_failed queues the failure
+// migration (add_device_failed_mig_task, TC:694-707): one
+// failed_device_migration task per device on every node that is not
+// removed and holds an lvstore (the simulator's one distrib per lvstore).
+// When the last of a device's tasks is done, the device is
+// failed_and_migrated (tasks_runner_failed_migration.py:116-121). Until
+// then the monitor counts the removed node's host as affected (MON:316-336).
 func (s *Simulator) devicesDecommissionLocked(n *nodeState) {
 	for _, d := range n.devices {
 		if d.status == devOnline || d.status == devUnavailable {
@@ -370,6 +379,7 @@ func (s *Simulator) devicesDecommissionLocked(n *nodeState) {
 		}
 		if d.status == devRemoved {
 			s.setDeviceStatusLocked(n, d, devFailed)
+			s.addFailedMigrationTasksLocked(n, d)
 		}
 	}
 }

@@ -50,9 +50,12 @@ const (
 	// FaultStickInActivation puts ClusterID into in_activation now, with no
 	// driver (same outcome as a driver death). Immediate.
 	FaultStickInActivation FaultKind = "stick_in_activation"
-	// FaultExpansionException makes the next expansion (legacy /expand or a
-	// cluster_expand task) raise after setting in_expansion: stuck forever.
-	// Armed.
+	// FaultExpansionException makes the next expansion raise after setting
+	// in_expansion. On the legacy /expand path nothing reverts it: stuck
+	// forever (OPS:1715-1718). In a cluster_expand task the status the
+	// cluster had before is restored (EXE:559-563) and the task is
+	// suspended "attempt <n> failed: injected expansion failure" and
+	// retried (RCE:92-98). Armed.
 	FaultExpansionException FaultKind = "expansion_exception"
 	// FaultStickInExpansion puts ClusterID into in_expansion now, forever.
 	// Immediate.
@@ -84,9 +87,14 @@ const (
 	// 60 s). The monitor derives the cluster status; offline/schedulable
 	// nodes get an auto node_restart task; restarts fail until the outage
 	// ends; unreachable/down nodes come back by themselves. Offline and
-	// schedulable also set the node's devices unavailable; a node whose
-	// status another flow owns (in_restart, in_shutdown; suspended for down)
-	// keeps it, and restarts just fail until the outage ends. Immediate.
+	// schedulable also set the node's devices unavailable, so they count
+	// against the cluster's fault tolerance; unreachable and down keep their
+	// devices online and do not (a management-plane outage: see
+	// nextClusterStatusLocked). A node whose status another flow owns
+	// (in_restart, in_shutdown; suspended for down) keeps it, and restarts
+	// just fail until the outage ends. A schedulable node is restarted only
+	// by a forced restart (SNO:4548-4550): its auto node_restart task, which
+	// runs without force, waits. Immediate.
 	FaultNodeOutage FaultKind = "node_outage"
 	// FaultRotateSecret gives ClusterID a new secret; the old one gets 401.
 	// The new secret is returned in Fault.Secret. Immediate.
@@ -498,7 +506,10 @@ func (s *Simulator) applyImmediate(ft Fault) (Fault, error) {
 			s.logf("fault: node %s is %s; the outage leaves its status", n.id, n.status)
 			break
 		}
-		n.autoRestartDisabled = false
+		// A failure does not clear a deliberate stop's
+		// auto_restart_disabled (only a return to online does,
+		// SNO:6702-6708): a suspended node that fails is not
+		// auto-restarted.
 		s.setNodeStatusLocked(n, st)
 		// The monitor's offline and schedulable paths also set the node's
 		// devices unavailable (MON:1036-1043,1282-1289); unreachable and

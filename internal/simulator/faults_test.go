@@ -137,14 +137,20 @@ func TestNodeOutage(t *testing.T) {
 		reason   string
 		status   sb.NodeStatus
 		restarts int
+		active   bool // the cluster never leaves active
 	}{
 		"Offline": {
 			reason: "An offline outage degrades the cluster, queues an auto node_restart that fails until the outage ends, then recovers.",
 			status: sb.NodeOffline, restarts: 1,
 		},
 		"Unreachable": {
-			reason: "An unreachable node comes back by itself; no restart task.",
-			status: sb.NodeUnreachable, restarts: 0,
+			reason: "An unreachable node keeps its devices online: it does not count against the fault tolerance " +
+				"(MON:340-376), the cluster stays active; the node comes back by itself; no restart task.",
+			status: sb.NodeUnreachable, restarts: 0, active: true,
+		},
+		"Down": {
+			reason: "down never counts (MON:358-366): the cluster stays active; the node comes back by itself.",
+			status: sb.NodeDown, restarts: 0, active: true,
 		},
 	}
 	for name, tc := range cases {
@@ -152,9 +158,14 @@ func TestNodeOutage(t *testing.T) {
 			s := newSim(t)
 			cid, _, nodes := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive})
 			s.Faults().MustAdd(Fault{Kind: FaultNodeOutage, NodeID: nodes[1], NodeStatus: tc.status, After: Duration(100 * time.Second)})
-			waitCluster(t, s, cid, sb.ClusterDegraded)
+			if !tc.active {
+				waitCluster(t, s, cid, sb.ClusterDegraded)
+			}
 			waitNode(t, s, cid, nodes[1], sb.NodeOnline)
 			waitCluster(t, s, cid, sb.ClusterActive)
+			if h := statusHistory(s, cid); tc.active && h != nil {
+				t.Errorf("\n%s\nthe cluster status must not change, got %v", tc.reason, h)
+			}
 			if got := len(tasksOf(s, cid, sb.TaskFunctionNodeRestart)); got != tc.restarts {
 				t.Errorf("\n%s\nnode_restart tasks: want %d, got %d", tc.reason, tc.restarts, got)
 			}

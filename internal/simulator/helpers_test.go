@@ -170,6 +170,11 @@ func addBareNode(s *Simulator, cid, ip string) string {
 	defer s.mu.Unlock()
 	n := s.newNodeLocked(cid, ip+":5000", map[string]any{"node_addr": ip + ":5000"})
 	n.status, n.onlineSince = sb.NodeOnline, s.clk.now()
+	c := s.m.cluster(cid)
+	for _, d := range n.devices { // created with the node: online, no events
+		d.order, d.status = c.nextDeviceOrder, devOnline
+		c.nextDeviceOrder++
+	}
 	return n.id
 }
 

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -47,9 +48,6 @@ type clusterState struct {
 	// autoActivationPending is set by the monitor when it spawns an
 	// auto-activation, so that the next tick does not spawn another.
 	autoActivationPending bool
-	// restartPasses counts running start/update restart passes; while one
-	// runs, auto-activation waits for every node (see monitor.go).
-	restartPasses int
 }
 
 type nodeState struct {
@@ -58,7 +56,8 @@ type nodeState struct {
 	status    sb.NodeStatus
 	address   string // node_address as sent on add, host:port
 	mgmtIP    string
-	hostname  string
+	hostname  string // <host hostname>_<rpc_port> (SNO:3184), the bare host name after a move (SNO:4635)
+	hostNQN   string // nqn.2023-02.io.simplyblock:<hostname> as set on add (SNO:3185-3186,3206)
 	params    map[string]any
 	created   time.Time
 
@@ -73,6 +72,11 @@ type nodeState struct {
 	outageUntil         time.Time // spontaneous outage: restarts fail until then
 	lvols               int64
 	devices             []*deviceState
+	// decommissioned is set when a removal finished: the node's SPDK was
+	// killed, its host left the swarm and its disks were wiped
+	// (SNO:3948-3956). The simulator takes its host to be gone, so a later
+	// SPDK kill or restart of the record fails.
+	decommissioned bool
 }
 
 type taskState struct {
@@ -87,6 +91,7 @@ type taskState struct {
 	maxRetry  int64 // -1 = unlimited
 	retry     int64
 	date      time.Time
+	deviceID  string // device_id: set on failed_device_migration tasks
 	parentID  string // device_migration subtasks point at their balancing master
 	running   bool   // a runner goroutine owns this task
 	leaseTill time.Time
@@ -227,10 +232,17 @@ func (m *model) removeNode(id string) {
 	}
 }
 
-// isMigrationFn reports whether a task keeps is_re_balancing true.
+// taskFailedDeviceMigration is JobSchedule.FN_FAILED_DEV_MIG
+// (models/job_schedule.py), listed by the TaskDTO Literal (DTO:70-88).
+const taskFailedDeviceMigration = "failed_device_migration"
+
+// isMigrationFn reports whether an open task keeps is_re_balancing true
+// (MON:826-852; the simulator creates none of the lvol migrations or
+// the balancing_on_dev_* masters).
 func isMigrationFn(fn string) bool {
 	switch fn {
-	case sb.TaskFunctionDeviceMigration, sb.TaskFunctionNewDeviceMigration, sb.TaskFunctionBalancingOnRestart:
+	case sb.TaskFunctionDeviceMigration, sb.TaskFunctionNewDeviceMigration, sb.TaskFunctionBalancingOnRestart,
+		taskFailedDeviceMigration:
 		return true
 	}
 	return false
@@ -282,7 +294,7 @@ func (n *nodeState) dto(now time.Time) sb.StorageNodeDTO {
 		ClusterID:      n.clusterID,
 		Status:         n.status,
 		Hostname:       n.hostname,
-		HostNQN:        "nqn.2023-02.io.simplyblock:host:" + n.hostname,
+		HostNQN:        n.hostNQN,
 		CPUTotalCount:  16,
 		CPUSpdkCount:   4,
 		CPUPollerCount: 4,
@@ -292,7 +304,7 @@ func (n *nodeState) dto(now time.Time) sb.StorageNodeDTO {
 		Lvols:          n.lvols,
 		LvolsMax:       256,
 		SnapshotsMax:   500,
-		RPCPort:        8080,
+		RPCPort:        nodeRPCPort,
 		LvolSubsysPort: 9090,
 		HublvolPort:    9030,
 		NvmfPort:       4420,
@@ -321,16 +333,51 @@ func (n *nodeState) dto(now time.Time) sb.StorageNodeDTO {
 	return d
 }
 
-// isoDuration renders d as an ISO-8601 duration such as PT1H2M3S.
+// isoDuration renders a timedelta the way pydantic v2 serialises it in
+// JSON mode (ser_json_timedelta "iso8601", the default): pydantic-core
+// turns it into a speedate Duration (days, seconds < 86400, microseconds)
+// and writes its Display form (speedate src/duration.rs): "P", then whole
+// 365-day years as "<n>Y" and the remaining days as "<n>D", then, when
+// seconds or microseconds are non-zero, "T<seconds>" with the
+// microseconds as a 6-digit fraction stripped of trailing zeros, and "S";
+// a zero duration is "PT0S". Seconds are never split into hours and
+// minutes: PT3723.456789S, P1DT30.000123S, P1Y. backend-contract.md §4
+// marks this [lib]: it follows the library, not sbcli.
 func isoDuration(d time.Duration) string {
 	if d < 0 {
 		d = 0
 	}
-	s := int64(d.Seconds())
-	h, m := s/3600, (s%3600)/60
-	s %= 60
-	return fmt.Sprintf("PT%dH%dM%dS", h, m, s)
+	us := int64(d / time.Microsecond)
+	days, secs, micros := us/86_400_000_000, (us/1_000_000)%86_400, us%1_000_000
+	out := "P"
+	if y := days / 365; y != 0 {
+		out += fmt.Sprintf("%dY", y)
+	}
+	if dd := days % 365; dd != 0 {
+		out += fmt.Sprintf("%dD", dd)
+	}
+	if secs != 0 || micros != 0 {
+		out += fmt.Sprintf("T%d", secs)
+		if micros != 0 {
+			out += "." + strings.TrimRight(fmt.Sprintf("%06d", micros), "0")
+		}
+		out += "S"
+	}
+	if days == 0 && secs == 0 && micros == 0 {
+		out += "T0S"
+	}
+	return out
 }
+
+// nodeRPCPort is the rpc_port every simulated node reports.
+const nodeRPCPort = 8080
+
+// nodeHostname is add_node's hostname, "<host hostname>_<rpc_port>"
+// (SNO:3184); hostNQN is its host_nqn, the cluster NQN's base
+// "nqn.2023-02.io.simplyblock" and the hostname (SNO:3185-3186).
+func nodeHostname(host string) string { return fmt.Sprintf("%s_%d", simHostname(host), nodeRPCPort) }
+
+func hostNQN(hostname string) string { return "nqn.2023-02.io.simplyblock:" + hostname }
 
 func (t *taskState) dto() sb.TaskDTO {
 	d := sb.TaskDTO{
@@ -349,6 +396,10 @@ func (t *taskState) dto() sb.TaskDTO {
 	if t.nodeID != "" {
 		n := t.nodeID
 		d.StorageNodeID = &n
+	}
+	if t.deviceID != "" {
+		dev := t.deviceID
+		d.DeviceID = &dev
 	}
 	if t.maxRetry >= 0 {
 		m := t.maxRetry

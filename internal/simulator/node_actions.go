@@ -18,18 +18,20 @@ var (
 	promoteDuration                          = 5 * time.Second
 )
 
-// POST /suspend?force: online only (force is ignored), else 500.
+// POST /suspend?force: online only (force is ignored), else 500. force is
+// an endpoint query parameter: FastAPI validates it after the cluster and
+// node lookups, so a 404 wins over its 422 (SN/:191-201).
 func (s *Simulator) suspendNode(req *request) {
-	var errs []valErr
-	_ = queryBool(req.r, "force", &errs)
-	if len(errs) > 0 {
-		writeValidation(req.w, errs)
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := s.lookupNodeLocked(req)
 	if n == nil {
+		return
+	}
+	var errs []valErr
+	_ = queryBool(req.r, "force", &errs)
+	if len(errs) > 0 {
+		writeValidation(req.w, errs)
 		return
 	}
 	if n.status != sb.NodeOnline {
@@ -37,8 +39,8 @@ func (s *Simulator) suspendNode(req *request) {
 		writeInternalError(req.w)
 		return
 	}
-	n.autoRestartDisabled = true
 	s.setNodeStatusLocked(n, sb.NodeSuspended)
+	n.autoRestartDisabled = true // SNO:6157-6160
 	req.w.WriteHeader(http.StatusNoContent)
 }
 
@@ -60,39 +62,48 @@ func (s *Simulator) resumeNode(req *request) {
 	req.w.WriteHeader(http.StatusNoContent)
 }
 
-// POST /shutdown?force: graceful checks are synchronous (409, FTT 500),
-// the work runs after the 202.
+// POST /shutdown?force (SN/:212-237). Without force, in sbcli's order:
+// the FTT check first (_check_ftt_allows_node_removal, SNO:5514-5640),
+// whose refusal is a ValueError, so a plain-text 500; its RPCs to the
+// online peers run inside the request. Then
+// check_node_shutdown_preconditions (SNO:5780-5899), whose refusal is a
+// 409 {"detail": reason}. The work runs after the 202.
 func (s *Simulator) shutdownNode(req *request) {
-	var errs []valErr
-	force := queryBool(req.r, "force", &errs)
-	if len(errs) > 0 {
-		writeValidation(req.w, errs)
-		return
-	}
 	s.mu.Lock()
 	n := s.lookupNodeLocked(req)
 	if n == nil {
 		s.mu.Unlock()
 		return
 	}
-	peers := 0
-	if !force {
-		if msg, status := s.gracefulShutdownCheckLocked(n); status != 0 {
-			s.mu.Unlock()
-			if status == http.StatusInternalServerError {
-				writeInternalError(req.w)
-			} else {
-				writeDetail(req.w, status, msg)
-			}
-			return
-		}
-		peers = len(s.m.liveNodes(n.clusterID)) - 1
+	var errs []valErr
+	force := queryBool(req.r, "force", &errs)
+	if len(errs) > 0 {
+		s.mu.Unlock()
+		writeValidation(req.w, errs)
+		return
 	}
 	id := n.id
-	s.mu.Unlock()
-	if peers > 0 && !s.sleep(time.Duration(peers)*fttRPCPerNode) {
-		writeInternalError(req.w)
-		return
+	if !force {
+		refusal, rpcPeers := s.fttCheckLocked(n)
+		s.mu.Unlock()
+		if rpcPeers > 0 && !s.sleep(time.Duration(rpcPeers)*fttRPCPerNode) {
+			writeInternalError(req.w)
+			return
+		}
+		if refusal != "" {
+			s.logf("shutdown node %s refused: %s", id, refusal)
+			writeInternalError(req.w)
+			return
+		}
+		s.mu.Lock()
+		msg := s.shutdownPreconditionsLocked(id)
+		s.mu.Unlock()
+		if msg != "" {
+			writeDetail(req.w, http.StatusConflict, msg)
+			return
+		}
+	} else {
+		s.mu.Unlock()
 	}
 	if !s.silentRefusal(req.r) {
 		s.spawn(func(_ ctxT) { s.runNodeShutdown(id, force) })
@@ -100,38 +111,88 @@ func (s *Simulator) shutdownNode(req *request) {
 	accepted(req.w)
 }
 
-// gracefulShutdownCheckLocked returns why a non-force shutdown is refused:
-// check_node_shutdown_preconditions' 409 reason, checked in its order
-// (SNO:5780-5899), then the simulator's FTT check's 500; or status 0.
-// (sbcli runs its FTT check first, SN/:214-219; see backend-contract.md M6.)
-func (s *Simulator) gracefulShutdownCheckLocked(n *nodeState) (string, int) {
+// fttCheckLocked is _check_ftt_allows_node_removal (SNO:5514-5640) as the
+// graceful shutdown endpoint runs it (SN/:214-219). It returns the refusal
+// reason ("" = allowed; sbcli only logs it, the answer is a plain 500) and
+// the number of online peers its JM-replication probe calls (two RPCs each,
+// 5 s timeout, inside the request). Only HA clusters are checked, activated
+// or not. The simulator has no journal replication, so the probe never
+// adds a not-online node. max_fault_tolerance is distr_npcs in the
+// simulator, so the npcs=2/ft=1 branch (SNO:5590-5634) cannot occur.
+func (s *Simulator) fttCheckLocked(n *nodeState) (string, int) {
 	c := s.m.cluster(n.clusterID)
-	// A live restart claim on the node itself (SNO:5816-5822).
+	if c == nil || c.params.HAType != "ha" {
+		return "", 0
+	}
+	ndcs, npcs := c.params.DistrNdcs, c.params.DistrNpcs
+	nodes := s.m.clusterNodes(n.clusterID)
+	counted := func(o *nodeState) bool { return o.status != sb.NodeInCreation && o.status != sb.NodeRemoved }
+	total, notOnline, rpcPeers := int64(0), int64(0), 0
+	for _, o := range nodes {
+		if counted(o) {
+			total++
+		}
+		if o.id == n.id {
+			continue
+		}
+		if counted(o) && o.status != sb.NodeOnline {
+			notOnline++
+		}
+		if o.status == sb.NodeOnline {
+			rpcPeers++
+		}
+	}
+	// During rebalancing the headroom over ndcs+npcs must exceed the peers
+	// already not online (SNO:5546-5567); this refusal comes before the RPCs.
+	if c.isReBalancing {
+		if headroom := total - (ndcs + npcs); headroom <= notOnline {
+			return fmt.Sprintf("Cluster is rebalancing with %d active nodes (%d already not online, need >%d for ndcs=%d, npcs=%d). "+
+				"Wait for rebalancing to complete before removing a node.", total, notOnline, ndcs+npcs, ndcs, npcs), 0
+		}
+	}
+	switch {
+	case npcs == 1 && notOnline > 0:
+		return fmt.Sprintf("FTT=1 (npcs=1): cannot remove node, cluster already has %d not-online node(s)", notOnline), rpcPeers
+	case npcs == 2 && notOnline >= 2:
+		return fmt.Sprintf("FTT=2 (npcs=2): cannot remove node, cluster already has %d not-online node(s)", notOnline), rpcPeers
+	}
+	return "", rpcPeers
+}
+
+// shutdownPreconditionsLocked is check_node_shutdown_preconditions without
+// force (SNO:5780-5899): the first refusal's reason, or "". The texts are
+// sbcli's.
+func (s *Simulator) shutdownPreconditionsLocked(id string) string {
+	n := s.m.node(id)
+	if n == nil {
+		return "Storage node not found: " + id
+	}
+	c := s.m.cluster(n.clusterID)
+	// 1. A live restart claim on the node itself (SNO:5805-5822).
 	if (n.status == sb.NodeInRestart || n.status == sb.NodeInShutdown) && n.restartClaim {
 		return fmt.Sprintf("Node %s is %s under a live restart claim (%s); shutdown refused until the claim is released or expires",
-			n.id, n.status, n.claimOwner), http.StatusConflict
+			n.id, n.status, n.claimOwner)
 	}
-	// Any peer restarting or shutting down, in DB order (SNO:5825-5840).
+	// 2. Any peer record restarting or shutting down, in DB order
+	// (SNO:5825-5840).
 	for _, o := range s.m.clusterNodes(n.clusterID) {
 		if o.id == n.id {
 			continue
 		}
 		switch o.status {
 		case sb.NodeInRestart:
-			return fmt.Sprintf("Node %s is restarting in this cluster, cannot shutdown %s concurrently", o.id, n.id), http.StatusConflict
+			return fmt.Sprintf("Node %s is restarting in this cluster, cannot shutdown %s concurrently", o.id, n.id)
 		case sb.NodeInShutdown:
-			return fmt.Sprintf("Node %s is already shutting down in this cluster, cannot shutdown %s concurrently", o.id, n.id), http.StatusConflict
+			return fmt.Sprintf("Node %s is already shutting down in this cluster, cannot shutdown %s concurrently", o.id, n.id)
 		}
 	}
-	// An open node_restart task of the node (SNO:5842-5848, TC:660-666).
-	for _, t := range s.m.clusterTasks(n.clusterID) {
-		if t.fn == sb.TaskFunctionNodeRestart && t.nodeID == n.id && t.status != sb.TaskDone && !t.canceled {
-			return fmt.Sprintf("Restart task found: %s, can not shutdown storage node", t.id), http.StatusConflict
-		}
+	// 3. An open node_restart task of the node (SNO:5842-5848, TC:660-666).
+	if t := s.activeNodeRestartTaskLocked(n); t != nil {
+		return fmt.Sprintf("Restart task found: %s, can not shutdown storage node", t.id)
 	}
-	// Data-movement tasks of the node, unless FTT=2 allows the outage
+	// 4. Data-movement tasks of the node, unless FTT=2 allows the outage
 	// (SNO:5850-5883, 5664-5670).
-	migration := map[string]bool{sb.TaskFunctionDeviceMigration: true, "failed_device_migration": true,
+	migration := map[string]bool{sb.TaskFunctionDeviceMigration: true, taskFailedDeviceMigration: true,
 		sb.TaskFunctionNewDeviceMigration: true, "lvol_migration": true, "lvol_batch_migration": true}
 	count, fns := 0, map[string]bool{}
 	for _, t := range s.activeNodeTasksLocked(n) {
@@ -140,7 +201,7 @@ func (s *Simulator) gracefulShutdownCheckLocked(n *nodeState) (string, int) {
 			fns[t.fn] = true
 		}
 	}
-	ftt2 := c.params.HAType == "ha" && c.params.DistrNpcs >= 2 // max_fault_tolerance = distr_npcs
+	ftt2 := c != nil && c.params.HAType == "ha" && c.params.DistrNpcs >= 2 // max_fault_tolerance = distr_npcs
 	if count > 0 && !ftt2 {
 		names := make([]string, 0, len(fns))
 		for fn := range fns {
@@ -148,31 +209,34 @@ func (s *Simulator) gracefulShutdownCheckLocked(n *nodeState) (string, int) {
 		}
 		sort.Strings(names)
 		return fmt.Sprintf("Migration task found: %d (%s), can not shutdown storage node or use --force",
-			count, strings.Join(names, ", ")), http.StatusConflict
+			count, strings.Join(names, ", "))
 	}
-	// The node's own status (SNO:5885-5897).
+	// 5. The node's own status (SNO:5885-5897).
 	switch n.status {
 	case sb.NodeOnline, sb.NodeSuspended, sb.NodeDown:
-	default:
-		return fmt.Sprintf("Node is in %s state; only online/suspended/down can be gracefully shut down. Use --force.", n.status), http.StatusConflict
+		return ""
 	}
-	affected := int64(0)
-	for _, o := range s.m.liveNodes(n.clusterID) {
-		if o.id != n.id && o.hasLVStore && o.status != sb.NodeOnline {
-			affected++
+	return fmt.Sprintf("Node is in %s state; only online/suspended/down can be gracefully shut down. Use --force.", n.status)
+}
+
+// activeNodeRestartTaskLocked is get_active_node_restart_task (TC:660-666):
+// the node's node_restart task that is neither done nor canceled.
+func (s *Simulator) activeNodeRestartTaskLocked(n *nodeState) *taskState {
+	for _, t := range s.m.clusterTasks(n.clusterID) {
+		if t.fn == sb.TaskFunctionNodeRestart && t.nodeID == n.id && t.status != sb.TaskDone && !t.canceled {
+			return t
 		}
 	}
-	if c.activatedNodeIDs != nil && n.hasLVStore && affected >= c.params.DistrNpcs {
-		return "FTT check failed", http.StatusInternalServerError
-	}
-	return "", 0
+	return nil
 }
 
 // runNodeShutdown is the background part of a node shutdown.
 func (s *Simulator) runNodeShutdown(id string, force bool) {
 	s.mu.Lock()
 	n := s.m.node(id)
-	if n == nil || n.status == sb.NodeRemoved {
+	// A forced shutdown has no removed guard (backend-contract.md M7); a
+	// graceful one was refused by its precondition check.
+	if n == nil || (!force && n.status == sb.NodeRemoved) {
 		s.mu.Unlock()
 		return
 	}
@@ -189,21 +253,13 @@ func (s *Simulator) runNodeShutdown(id string, force bool) {
 	}
 	n.autoRestartDisabled = true
 	s.setNodeStatusLocked(n, sb.NodeInShutdown)
-	// Migration tasks are canceled by a direct write: no event
-	// (SNO:6020-6031).
-	for _, t := range s.m.clusterTasks(n.clusterID) {
-		if t.nodeID == id && t.status != sb.TaskDone && (t.fn == sb.TaskFunctionDeviceMigration || t.fn == sb.TaskFunctionNewDeviceMigration) {
-			t.canceled = true
-			t.status, t.result = sb.TaskDone, "canceled"
-			s.updateMasterLocked(t.parentID)
-		}
-	}
+	s.cancelNodeMigrationsLocked(n)
 	if !force {
 		// Loop 1: "Device status changed from: online to: unavailable"
 		// per device (SNO:6034-6065, DE:57-58). A forced shutdown skips it.
 		s.devicesUnavailableLocked(n)
 	}
-	stuck := s.faults.take(FaultNodeStuckInShutdown, nodePred(id)) != nil
+	stuck := n.decommissioned || s.faults.take(FaultNodeStuckInShutdown, nodePred(id)) != nil
 	d := s.randDurLocked(gracefulShutdownMin, gracefulShutdownMax)
 	s.mu.Unlock()
 	if !s.sleep(d) {
@@ -223,16 +279,18 @@ func (s *Simulator) runNodeShutdown(id string, force bool) {
 
 // POST /restart and /start: a body is required ({} for defaults); 202 with
 // no synchronous checks.
+// The body is an endpoint parameter: FastAPI validates it after the cluster
+// and node lookups, so a 404 wins over its 422 (SN/:249-251).
 func (s *Simulator) restartNodeHandler(req *request) {
-	var body sb.RestartParams
-	if _, errs := decodeBody(req.r, &body); len(errs) > 0 {
-		writeValidation(req.w, errs)
-		return
-	}
 	s.mu.Lock()
 	n := s.lookupNodeLocked(req)
 	s.mu.Unlock()
 	if n == nil {
+		return
+	}
+	var body sb.RestartParams
+	if _, errs := decodeBody(req.r, &body); len(errs) > 0 {
+		writeValidation(req.w, errs)
 		return
 	}
 	id, addr := n.id, ""
@@ -296,15 +354,18 @@ func (s *Simulator) apiRestart(id string, force bool, addr string) {
 // the claim, or "".
 func (s *Simulator) restartGuardLocked(n *nodeState, force bool) string {
 	c := s.m.cluster(n.clusterID)
+	// In restart_storage_node's order (SNO:4548-4566).
 	switch {
 	case c == nil:
 		return "cluster gone"
+	case !force && n.status != sb.NodeOffline:
+		// "Node must be offline" (SNO:4548-4550): schedulable too is
+		// refused without force.
+		return "Node must be offline: " + n.id
 	case n.status == sb.NodeRemoved:
-		return "node is removed"
+		return "Can not restart removed node: " + n.id
 	case c.status == sb.ClusterInActivation:
-		return "cluster is in_activation"
-	case !force && n.status != sb.NodeOffline && n.status != sb.NodeSchedulable:
-		return fmt.Sprintf("node is %s, not offline", n.status)
+		return "Cluster is in activation status, can not restart node"
 	case n.restartClaim:
 		return "restart claim held"
 	}
@@ -373,7 +434,9 @@ func (s *Simulator) restartAttempt(id string, force, injectFail bool, addr strin
 		return restartFailed
 	}
 	n.restartClaim, n.claimOwner = false, ""
-	if stuck || injectFail || s.clk.now().Before(n.outageUntil) || n.status != sb.NodeInRestart {
+	// A removed record brought back by a forced shutdown has no host any
+	// more (M7): its restart fails too.
+	if stuck || injectFail || n.decommissioned || s.clk.now().Before(n.outageUntil) || n.status != sb.NodeInRestart {
 		s.logf("restart node %s failed; SPDK killed, node offline", id)
 		n.autoRestartDisabled = true
 		if n.status != sb.NodeRemoved {
@@ -456,5 +519,21 @@ func (s *Simulator) runNodeRestartTask(tid string, force, immediate bool) {
 			force = false
 		}
 		s.mu.Unlock()
+	}
+}
+
+// cancelNodeMigrationsLocked is shutdown_storage_node's step 2
+// (SNO:6020-6031): the node's open device_migration,
+// failed_device_migration and new_device_migration tasks are canceled by a
+// direct write, without an event. A canceled failure migration never marks
+// its device failed_and_migrated.
+func (s *Simulator) cancelNodeMigrationsLocked(n *nodeState) {
+	for _, t := range s.m.clusterTasks(n.clusterID) {
+		if t.nodeID == n.id && t.status != sb.TaskDone && (t.fn == sb.TaskFunctionDeviceMigration ||
+			t.fn == sb.TaskFunctionNewDeviceMigration || t.fn == taskFailedDeviceMigration) {
+			t.canceled = true
+			t.status, t.result = sb.TaskDone, "canceled"
+			s.updateMasterLocked(t.parentID)
+		}
 	}
 }

@@ -280,12 +280,14 @@ func hostOf(addr string) string {
 	return addr
 }
 
-// simHostname is the hostname the simulator gives a node on host.
+// simHostname is the host name the simulator gives the machine at host
+// (what SNodeAPI's info reports as "hostname").
 func simHostname(host string) string { return "sim-" + strings.ReplaceAll(host, ".", "-") }
 
 // moveNodeLocked points node n at a new address (a restart with
-// node_address): same UUID, new address, management IP and hostname. The
-// backend logs no event for it (SNO:4614-4635).
+// node_address): same UUID, new address and management IP, and the new
+// machine's bare host name as hostname (SNO:4621-4635); host_nqn is not
+// rewritten. The backend logs no event for it.
 func (s *Simulator) moveNodeLocked(n *nodeState, addr string) {
 	n.address, n.mgmtIP, n.hostname = addr, hostOf(addr), simHostname(hostOf(addr))
 }
@@ -296,29 +298,76 @@ func (s *Simulator) moveNodeLocked(n *nodeState, addr string) {
 func (s *Simulator) newNodeLocked(cid, addr string, params map[string]any) *nodeState {
 	host := hostOf(addr)
 	now := s.clk.now()
+	hn := nodeHostname(host)
 	n := &nodeState{id: newID(), clusterID: cid, status: sb.NodeInCreation, address: addr, mgmtIP: host,
-		hostname: simHostname(host), params: params, created: now, statusSince: now, devices: newDevices()}
+		hostname: hn, hostNQN: hostNQN(hn), params: params, created: now, statusSince: now, devices: newDevices()}
 	s.m.nodes = append(s.m.nodes, n)
 	return n
 }
 
 // queueClusterExpandLocked queues the cluster_expand task that follows an
-// expand:true add. Only one expansion runs at a time.
+// expand:true add (add_cluster_expand_task, TC:758-770: node_id = the new
+// node, params {"new_node_id"}, max_retry -1). Only one expansion per
+// cluster is open at a time (TC:283-290).
 func (s *Simulator) queueClusterExpandLocked(cid, nid string) {
-	if t := s.m.openTask(cid, sb.TaskFunctionClusterExpand, ""); t != nil {
+	if t := s.m.openTask(cid, sb.TaskFunctionClusterExpand, ""); t != nil && !t.canceled {
 		s.logf("cluster_expand: node %s will NOT be integrated while expansion %s runs, re-add it", nid, t.id)
 		return
 	}
-	t := s.newTaskLocked(cid, nid, sb.TaskFunctionClusterExpand, -1, map[string]any{"node_ids": []string{nid}})
+	t := s.newTaskLocked(cid, nid, sb.TaskFunctionClusterExpand, -1, map[string]any{"new_node_id": nid})
 	t.running = true
 	s.spawn(func(_ ctxT) { s.runClusterExpandTask(t.id) })
 }
 
-// runClusterExpandTask: active -> in_expansion -> active, then
-// new_device_migration tasks. A cluster that is not active fails the
-// attempt ("... expansion requires active"), retried forever.
+// expansionBlockingTasks are EXPANSION_BLOCKING_TASK_FNS
+// (cluster_expansion/preconditions.py:60-72) the simulator creates;
+// expansionDeferringTasks are those a resumed plan tolerates (:87-95).
+var (
+	expansionBlockingTasks = map[string]bool{sb.TaskFunctionDeviceMigration: true, sb.TaskFunctionNewDeviceMigration: true,
+		taskFailedDeviceMigration: true, sb.TaskFunctionBalancingOnRestart: true, sb.TaskFunctionNodeRestart: true}
+	expansionDeferringTasks = map[string]bool{sb.TaskFunctionDeviceMigration: true, sb.TaskFunctionNewDeviceMigration: true,
+		taskFailedDeviceMigration: true, sb.TaskFunctionBalancingOnRestart: true}
+)
+
+// expansionPreconditionLocked is check_expansion_preconditions
+// (preconditions.py:229-291) as far as the simulator models it: a steady
+// active cluster, every record but removed ones online, and no open
+// blocking task. It returns the refusal reason or "".
+func (s *Simulator) expansionPreconditionLocked(c *clusterState, resume bool) string {
+	if c.status != sb.ClusterActive {
+		return fmt.Sprintf("cluster status is %s, expansion requires active", c.status)
+	}
+	for _, n := range s.m.clusterNodes(c.id) {
+		if n.status != sb.NodeRemoved && n.status != sb.NodeOnline {
+			return fmt.Sprintf("node %s is %s; all nodes must be online", n.id, n.status)
+		}
+	}
+	for _, t := range s.m.clusterTasks(c.id) {
+		if t.status == sb.TaskDone || t.canceled || !expansionBlockingTasks[t.fn] {
+			continue
+		}
+		if resume && expansionDeferringTasks[t.fn] {
+			continue
+		}
+		return fmt.Sprintf("open %s task %s (status: %s); wait for it to finish or cancel it before expanding", t.fn, t.id, t.status)
+	}
+	return ""
+}
+
+// runClusterExpandTask is the cluster_expand runner (RCE:25-150) with
+// integrate_new_node_into_cluster (EXE:520-570, manage_cluster_status):
+// each attempt checks the preconditions (a failure raises RuntimeError
+// "expansion preconditions not met: <reason>"), sets in_expansion, runs
+// the plan and sets active. An exception inside the plan restores the
+// status the cluster had before in_expansion (EXE:559-563). A failed
+// attempt suspends the task with "attempt <n> failed: <exception>" and
+// retry+1 (RCE:92-98), and the runner sleeps a backoff doubling from 10 s
+// to at most 3600 s (RCE:135-144). Success ends the task "expansion
+// complete: <node id>" and queues the new node's new_device_migration
+// (RCE:72-83).
 func (s *Simulator) runClusterExpandTask(tid string) {
 	delay := taskPoll
+	resume := false // a prior attempt aborted inside the plan
 	for {
 		if !s.sleep(delay) {
 			return
@@ -329,41 +378,67 @@ func (s *Simulator) runClusterExpandTask(tid string) {
 			s.mu.Unlock()
 			return
 		}
+		if t.canceled {
+			t.status, t.result, t.running = sb.TaskDone, "canceled", false
+			s.mu.Unlock()
+			return
+		}
 		c := s.m.cluster(t.clusterID)
 		if c == nil {
 			s.mu.Unlock()
 			return
 		}
-		if c.status != sb.ClusterActive {
+		fail := func(reason string) {
 			t.retry++
 			t.status = sb.TaskSuspended
-			t.result = fmt.Sprintf("cluster status is %s, expansion requires active", c.status)
-			delay = backoff(t.retry)
+			t.result = fmt.Sprintf("attempt %d failed: %s", t.retry, reason)
+			delay = min(2*delay, time.Hour)
+		}
+		t.status = sb.TaskRunning
+		if reason := s.expansionPreconditionLocked(c, resume); reason != "" {
+			fail("expansion preconditions not met: " + reason)
 			s.mu.Unlock()
 			continue
 		}
-		t.status = sb.TaskRunning
 		prev := c.status
 		s.setClusterStatusLocked(c, sb.ClusterInExpansion, "tasks_runner")
 		exc := s.faults.take(FaultExpansionException, clusterPred(c.id))
 		nid := t.nodeID
-		s.mu.Unlock()
+		d := s.randDurLocked(expandPerNodeMin, expandMax)
 		if exc != nil {
-			s.logf("cluster_expand %s: exception (fault); cluster stuck in_expansion", tid)
-			return
+			d /= 2
 		}
-		if !s.expandNodes(t.clusterID, prev, []string{nid}, 1, "tasks_runner") {
+		s.mu.Unlock()
+		if !s.sleep(d) {
 			return
 		}
 		s.mu.Lock()
-		if t := s.m.task(tid); t != nil {
-			t.status, t.result, t.running = sb.TaskDone, "Done", false
-			for _, n := range s.m.liveNodes(t.clusterID) {
-				if n.status == sb.NodeOnline {
-					m := s.newTaskLocked(t.clusterID, n.id, sb.TaskFunctionNewDeviceMigration, -1, map[string]any{})
-					m.running = true
-					s.spawn(func(_ ctxT) { s.runMigrationTask(m.id) })
-				}
+		t, c = s.m.task(tid), s.m.cluster(t.clusterID)
+		if t == nil || c == nil {
+			s.mu.Unlock()
+			return
+		}
+		if exc != nil {
+			// The fault's exception text is the simulator's own.
+			s.logf("cluster_expand %s: exception in the expansion plan (fault); status restored to %s", tid, prev)
+			s.setClusterStatusLocked(c, prev, "tasks_runner")
+			resume = true
+			fail("injected expansion failure")
+			s.mu.Unlock()
+			continue
+		}
+		n := s.m.node(nid)
+		if n != nil {
+			n.hasLVStore = true
+		}
+		c.activatedNodeIDs = append(c.activatedNodeIDs, nid)
+		s.setClusterStatusLocked(c, sb.ClusterActive, "tasks_runner")
+		t.status, t.result, t.running = sb.TaskDone, "expansion complete: "+nid, false
+		for _, o := range s.m.liveNodes(t.clusterID) {
+			if o.status == sb.NodeOnline {
+				m := s.newTaskLocked(t.clusterID, o.id, sb.TaskFunctionNewDeviceMigration, -1, map[string]any{})
+				m.running = true
+				s.spawn(func(_ ctxT) { s.runMigrationTask(m.id) })
 			}
 		}
 		s.mu.Unlock()
@@ -373,19 +448,22 @@ func (s *Simulator) runClusterExpandTask(tid string) {
 
 // DELETE /storage-nodes/{id}/?force_remove&force_migrate&force_delete:
 // synchronous checks (refusals are 500), then a node_removal task.
+// The force_* query booleans are validated after the cluster and node
+// lookups, so a 404 wins over their 422 (SN/:115-117).
 func (s *Simulator) deleteNode(req *request) {
+	s.mu.Lock()
+	n := s.lookupNodeLocked(req)
+	if n == nil {
+		s.mu.Unlock()
+		return
+	}
 	var errs []valErr
 	forceRemove := queryBool(req.r, "force_remove", &errs)
 	_ = queryBool(req.r, "force_migrate", &errs)
 	forceDelete := queryBool(req.r, "force_delete", &errs)
 	if len(errs) > 0 {
-		writeValidation(req.w, errs)
-		return
-	}
-	s.mu.Lock()
-	n := s.lookupNodeLocked(req)
-	if n == nil {
 		s.mu.Unlock()
+		writeValidation(req.w, errs)
 		return
 	}
 	refuse := func(reason string) {
@@ -501,6 +579,7 @@ func (s *Simulator) runNodeRemovalTask(tid string) {
 	if n := s.m.node(t.nodeID); n != nil {
 		n.hasLVStore = false
 		n.secondaryNodeID = ""
+		n.decommissioned = true
 		s.setNodeStatusLocked(n, sb.NodeRemoved)
 		// The devices are decommissioned after the node is removed
 		// (SNO:3956-3964).

@@ -107,7 +107,16 @@ func (s *Simulator) createPool(req *request) {
 //   - QoS limits only rise: lower is a 500, 0 or omitted leaves the limit
 //     (PC:191-202,280-290);
 //   - an empty name is no rename (PC:228).
+//
+// The body is validated after the cluster and pool lookups: a 404 wins
+// over its 422 (SP/:104-105).
 func (s *Simulator) updatePool(req *request) {
+	s.mu.Lock()
+	found := s.lookupPoolLocked(req) != nil
+	s.mu.Unlock()
+	if !found {
+		return
+	}
 	var body sb.UpdatableStoragePoolParams
 	raw, errs := decodeBody(req.r, &body)
 	if raw != nil && len(errs) == 0 {

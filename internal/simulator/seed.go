@@ -2,7 +2,6 @@ package simulator
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
@@ -97,8 +96,9 @@ func (s *Simulator) seed(sc SeedCluster) SeedResult {
 	var nodes []*nodeState
 	for i := 0; i < sc.Nodes; i++ {
 		ip := fmt.Sprintf("%s%d", prefix, 10+i)
+		hn := nodeHostname(ip)
 		n := &nodeState{id: newID(), clusterID: c.id, status: nodeStatus, address: ip + ":5000", mgmtIP: ip,
-			hostname: "sim-" + strings.ReplaceAll(ip, ".", "-"), created: long, statusSince: long, onlineSince: long,
+			hostname: hn, hostNQN: hostNQN(hn), created: long, statusSince: long, onlineSince: long,
 			params: map[string]any{"node_addr": ip + ":5000", "iface_name": "eth0"}, devices: newDevices()}
 		for _, d := range n.devices { // created long ago: no events
 			d.order, d.status = c.nextDeviceOrder, devOnline

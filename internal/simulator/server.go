@@ -19,6 +19,11 @@ type route struct {
 	segs    []string
 	auth    bool
 	handle  func(*request)
+	// query validates the endpoint's own query parameters. FastAPI checks
+	// them after every dependency (auth, the cluster/node/pool/task
+	// lookups and their 404s), and merges their errors into the 422 of
+	// a malformed path parameter (backend-contract.md m1).
+	query func(*http.Request) []valErr
 }
 
 // request carries what the routing and auth layers resolved for a handler.
@@ -35,12 +40,12 @@ func (s *Simulator) routes() []route {
 		{method: "GET", pattern: "/_meta/ready", handle: s.ready},
 
 		{method: "GET", pattern: "/clusters/", auth: true, handle: s.listClusters},
-		{method: "POST", pattern: "/clusters/", auth: true, handle: s.createCluster},
+		{method: "POST", pattern: "/clusters/", auth: true, handle: s.createCluster, query: formatQuery("full")},
 		{method: "GET", pattern: "/clusters/{cluster_id}/", auth: true, handle: s.getCluster},
 		{method: "PUT", pattern: "/clusters/{cluster_id}/", auth: true, handle: s.updateClusterName},
 		{method: "DELETE", pattern: "/clusters/{cluster_id}/", auth: true, handle: s.deleteCluster},
 		{method: "GET", pattern: "/clusters/{cluster_id}/capacity", auth: true, handle: s.clusterCapacity},
-		{method: "GET", pattern: "/clusters/{cluster_id}/logs", auth: true, handle: s.clusterLogs},
+		{method: "GET", pattern: "/clusters/{cluster_id}/logs", auth: true, handle: s.clusterLogs, query: limitQuery},
 		{method: "POST", pattern: "/clusters/{cluster_id}/activate", auth: true, handle: s.postActivate},
 		{method: "POST", pattern: "/clusters/{cluster_id}/expand", auth: true, handle: s.postExpand},
 		{method: "POST", pattern: "/clusters/{cluster_id}/shutdown", auth: true, handle: s.postShutdown},
@@ -50,18 +55,19 @@ func (s *Simulator) routes() []route {
 		{method: "POST", pattern: "/clusters/{cluster_id}/addreplication", auth: true, handle: s.postAddReplication},
 
 		{method: "GET", pattern: "/clusters/{cluster_id}/storage-nodes/", auth: true, handle: s.listNodes},
-		{method: "POST", pattern: "/clusters/{cluster_id}/storage-nodes/", auth: true, handle: s.createNode},
+		{method: "POST", pattern: "/clusters/{cluster_id}/storage-nodes/", auth: true, handle: s.createNode, query: formatQuery("identifier")},
 		{method: "GET", pattern: "/clusters/{cluster_id}/storage-nodes/{storage_node_id}/", auth: true, handle: s.getNode},
-		{method: "DELETE", pattern: "/clusters/{cluster_id}/storage-nodes/{storage_node_id}/", auth: true, handle: s.deleteNode},
-		{method: "POST", pattern: "/clusters/{cluster_id}/storage-nodes/{storage_node_id}/suspend", auth: true, handle: s.suspendNode},
+		{method: "DELETE", pattern: "/clusters/{cluster_id}/storage-nodes/{storage_node_id}/", auth: true, handle: s.deleteNode,
+			query: boolQuery("force_remove", "force_migrate", "force_delete")},
+		{method: "POST", pattern: "/clusters/{cluster_id}/storage-nodes/{storage_node_id}/suspend", auth: true, handle: s.suspendNode, query: boolQuery("force")},
 		{method: "POST", pattern: "/clusters/{cluster_id}/storage-nodes/{storage_node_id}/resume", auth: true, handle: s.resumeNode},
-		{method: "POST", pattern: "/clusters/{cluster_id}/storage-nodes/{storage_node_id}/shutdown", auth: true, handle: s.shutdownNode},
+		{method: "POST", pattern: "/clusters/{cluster_id}/storage-nodes/{storage_node_id}/shutdown", auth: true, handle: s.shutdownNode, query: boolQuery("force")},
 		{method: "POST", pattern: "/clusters/{cluster_id}/storage-nodes/{storage_node_id}/restart", auth: true, handle: s.restartNodeHandler},
 		{method: "POST", pattern: "/clusters/{cluster_id}/storage-nodes/{storage_node_id}/start", auth: true, handle: s.restartNodeHandler},
 		{method: "POST", pattern: "/clusters/{cluster_id}/storage-nodes/{storage_node_id}/promote", auth: true, handle: s.promoteNode},
 
 		{method: "GET", pattern: "/clusters/{cluster_id}/storage-pools/", auth: true, handle: s.listPools},
-		{method: "POST", pattern: "/clusters/{cluster_id}/storage-pools/", auth: true, handle: s.createPool},
+		{method: "POST", pattern: "/clusters/{cluster_id}/storage-pools/", auth: true, handle: s.createPool, query: formatQuery("full")},
 		{method: "GET", pattern: "/clusters/{cluster_id}/storage-pools/{pool_id}/", auth: true, handle: s.getPool},
 		{method: "PUT", pattern: "/clusters/{cluster_id}/storage-pools/{pool_id}/", auth: true, handle: s.updatePool},
 		{method: "DELETE", pattern: "/clusters/{cluster_id}/storage-pools/{pool_id}/", auth: true, handle: s.deletePool},
@@ -180,11 +186,22 @@ func (s *Simulator) dispatch(rt route, raw map[string]string, w http.ResponseWri
 	if hasCluster {
 		canon, msg := parseUUID(cid)
 		if msg != "" {
-			// Declared by verify_api_token and by the cluster dependency:
-			// the entry appears once per declaration.
+			// Declared by verify_api_token, by the endpoint's Cluster
+			// dependency and, on node, pool and task routes, once more by
+			// the Cluster sub-dependency of StorageNode/StoragePool/Task
+			// (DEP:27-56,103-107): FastAPI reports it once per
+			// declaration, then the other path parameters and the
+			// endpoint's query parameters.
 			e := errUUID("cluster_id", cid, msg)
 			errs = append(errs, e, e)
-			writeValidation(w, append(errs, s.otherParamErrors(raw)...))
+			if nestedLookup(raw) {
+				errs = append(errs, e)
+			}
+			errs = append(errs, s.otherParamErrors(raw)...)
+			if rt.query != nil {
+				errs = append(errs, rt.query(r)...)
+			}
+			writeValidation(w, errs)
 			return
 		}
 		req.params["cluster_id"] = canon
@@ -212,10 +229,50 @@ func (s *Simulator) dispatch(rt route, raw map[string]string, w http.ResponseWri
 		req.c = c
 	}
 	if len(errs) > 0 {
+		if rt.query != nil {
+			errs = append(errs, rt.query(r)...)
+		}
 		writeValidation(w, errs)
 		return
 	}
 	rt.handle(req)
+}
+
+// nestedLookup reports whether the route resolves a node, pool or task,
+// whose dependency declares the Cluster dependency again.
+func nestedLookup(raw map[string]string) bool {
+	for _, k := range []string{"storage_node_id", "pool_id", "task_id"} {
+		if _, ok := raw[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// boolQuery validates optional boolean query parameters.
+func boolQuery(names ...string) func(*http.Request) []valErr {
+	return func(r *http.Request) []valErr {
+		var errs []valErr
+		for _, n := range names {
+			_ = queryBool(r, n, &errs)
+		}
+		return errs
+	}
+}
+
+// formatQuery validates response-format.
+func formatQuery(def string) func(*http.Request) []valErr {
+	return func(r *http.Request) []valErr {
+		var errs []valErr
+		_ = responseFormat(r, def, &errs)
+		return errs
+	}
+}
+
+// limitQuery validates GET /logs' limit: int.
+func limitQuery(r *http.Request) []valErr {
+	_, errs := logLimit(r)
+	return errs
 }
 
 // otherParamErrors validates every UUID path parameter but cluster_id.

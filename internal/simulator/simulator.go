@@ -354,6 +354,9 @@ func (s *Simulator) setNodeStatusLocked(n *nodeState, st sb.NodeStatus) {
 	if st == sb.NodeOnline {
 		n.onlineSince = now
 		n.killFailed = false
+		// A node that returns online no longer carries a deliberate
+		// shutdown's marker (SNO:6702-6708).
+		n.autoRestartDisabled = false
 	}
 	s.nodeStatusEventLocked(n, old, st)
 	switch st {

@@ -95,6 +95,40 @@ func (s *Simulator) addMigrationTasksLocked(cid, nodeID string) {
 	s.spawn(func(_ ctxT) { s.runMigrationTask(sub.id) })
 }
 
+// addFailedMigrationTasksLocked queues device d's failure migration on
+// every node that is not removed and holds an lvstore (TC:694-707). With
+// none, the device stays failed.
+func (s *Simulator) addFailedMigrationTasksLocked(home *nodeState, d *deviceState) {
+	for _, o := range s.m.clusterNodes(home.clusterID) {
+		if o.status == sb.NodeRemoved || !o.hasLVStore {
+			continue
+		}
+		t := s.newTaskLocked(home.clusterID, o.id, taskFailedDeviceMigration, -1, map[string]any{})
+		t.deviceID = d.id
+		t.running = true
+		s.spawn(func(_ ctxT) { s.runMigrationTask(t.id) })
+	}
+}
+
+// failedMigrationDoneLocked marks device deviceID failed_and_migrated once
+// none of its failed_device_migration tasks is open: the runner checks
+// get_failed_device_mig_task after each status poll
+// (tasks_runner_failed_migration.py:116-121).
+func (s *Simulator) failedMigrationDoneLocked(cid, deviceID string) {
+	for _, t := range s.m.clusterTasks(cid) {
+		if t.fn == taskFailedDeviceMigration && t.deviceID == deviceID && t.status != sb.TaskDone && !t.canceled {
+			return
+		}
+	}
+	for _, n := range s.m.clusterNodes(cid) {
+		for _, d := range n.devices {
+			if d.id == deviceID && d.status == devFailed {
+				s.setDeviceStatusLocked(n, d, devFailedMigrated)
+			}
+		}
+	}
+}
+
 // runMigrationTask: new -> running (minutes) -> done.
 func (s *Simulator) runMigrationTask(tid string) {
 	if !s.sleep(taskPoll) {
@@ -118,6 +152,9 @@ func (s *Simulator) runMigrationTask(tid string) {
 	if t := s.m.task(tid); t != nil && t.status != sb.TaskDone {
 		t.status, t.result, t.running = sb.TaskDone, "Done", false
 		s.updateMasterLocked(t.parentID)
+		if t.fn == taskFailedDeviceMigration {
+			s.failedMigrationDoneLocked(t.clusterID, t.deviceID)
+		}
 	}
 }
 

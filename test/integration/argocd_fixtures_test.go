@@ -442,14 +442,18 @@ func TestArgoCDFixtures(t *testing.T) {
 			return condIs(node.GetCondition(xpv2.TypeReady), corev1.ConditionTrue, xpv2.ReasonAvailable)
 		})
 
-		// Node 1 becomes unreachable for three hours of backend time: the
-		// backend marks the cluster degraded.
+		// Node 1 becomes unreachable for three hours of backend time.
 		h.sim.Faults().MustAdd(simulator.Fault{Kind: simulator.FaultNodeOutage, NodeID: nodes[0], NodeStatus: simplyblock.NodeUnreachable,
 			After: simulator.Duration(3 * time.Hour)})
 		h.await("storagenode-unavailable-unreachable", node, "node 1 to be unreachable", func() (bool, string) {
 			ok, desc := condIs(node.GetCondition(xpv2.TypeReady), corev1.ConditionFalse, xpv2.ReasonUnavailable)
 			return ok && node.Status.AtProvider.Status == string(simplyblock.NodeUnreachable), desc
 		})
+		// An unreachable node whose devices still serve does not count
+		// against the cluster (storage_node_monitor.py:265-409); node 2 going
+		// offline does: with one parity chunk, the cluster is degraded.
+		h.sim.Faults().MustAdd(simulator.Fault{Kind: simulator.FaultNodeOutage, NodeID: nodes[1], NodeStatus: simplyblock.NodeOffline,
+			After: simulator.Duration(3 * time.Hour)})
 		h.await("storagecluster-unavailable-degraded", cluster, "the cluster to be degraded", func() (bool, string) {
 			ok, desc := condIs(cluster.GetCondition(xpv2.TypeReady), corev1.ConditionFalse, xpv2.ReasonUnavailable)
 			return ok && cluster.Status.AtProvider.Status == string(simplyblock.ClusterDegraded), desc
