@@ -296,7 +296,7 @@ func (s *Simulator) expandNodes(cid string, prev sb.ClusterStatus, fresh []strin
 // force shutdown. The monitor derives the cluster status.
 func (s *Simulator) runClusterShutdown(cid string) {
 	for _, id := range s.nodeIDs(cid) {
-		if !s.forceShutdownNode(id, true) {
+		if !s.forceShutdownNode(id, true, false) {
 			return
 		}
 	}
@@ -318,44 +318,55 @@ func (s *Simulator) nodeIDs(cid string) []string {
 // removed record (backend-contract.md M7): one goes in_shutdown too
 // ("from: removed to: in_shutdown"); its host is gone, so the kill fails
 // and it stays in_shutdown until the monitor reconciles it to offline after
-// 120 s (MON:1475-1485), as for a failed kill (fault). A live restart claim
-// refuses even a forced shutdown (SNO:5805-5822). It returns false only
-// when the simulator is closing.
-func (s *Simulator) forceShutdownNode(id string, suspendFirst bool) bool {
+// 120 s (MON:1475-1485), as for a failed kill (fault). A live restart
+// claim refuses even a forced shutdown (SNO:5805-5822). keepAutoRestart is
+// the suspend-recovery drain's shutdown, which leaves auto_restart_disabled
+// unset. It returns false only when the simulator is closing.
+func (s *Simulator) forceShutdownNode(id string, suspendFirst, keepAutoRestart bool) bool {
 	s.mu.Lock()
 	n := s.m.node(id)
 	if n == nil {
 		s.mu.Unlock()
 		return true
 	}
+	finish := s.beginForceShutdownLocked(n, suspendFirst, keepAutoRestart)
+	s.mu.Unlock()
+	return finish()
+}
+
+// beginForceShutdownLocked is forceShutdownNode's synchronous part, up to
+// in_shutdown; the returned function kills SPDK and sets the node offline.
+func (s *Simulator) beginForceShutdownLocked(n *nodeState, suspendFirst, keepAutoRestart bool) func() bool {
+	id := n.id
 	if n.restartClaim && (n.status == sb.NodeInRestart || n.status == sb.NodeInShutdown) {
-		s.mu.Unlock()
 		s.logf("shutdown node %s: refused, a restart holds the claim", id)
-		return true
+		return func() bool { return true }
 	}
 	if suspendFirst && n.status == sb.NodeOnline {
 		s.setNodeStatusLocked(n, sb.NodeSuspended)
 	}
 	s.setNodeStatusLocked(n, sb.NodeInShutdown)
-	n.autoRestartDisabled = true
+	// The suspend-recovery drain keeps auto-restart (SNO:6011-6018).
+	n.autoRestartDisabled = !keepAutoRestart
 	s.cancelNodeMigrationsLocked(n)
 	stuck := n.decommissioned || s.faults.take(FaultNodeStuckInShutdown, nodePred(id)) != nil
 	d := s.randDurLocked(nodeKillMin, nodeKillMax)
-	s.mu.Unlock()
-	if !s.sleep(d) {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if n := s.m.node(id); n != nil && n.status == sb.NodeInShutdown {
-		if stuck {
-			n.killFailed = true
-			s.logf("shutdown node %s: failed to kill SPDK; left in_shutdown", id)
-		} else {
-			s.setNodeStatusLocked(n, sb.NodeOffline)
+	return func() bool {
+		if !s.sleep(d) {
+			return false
 		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if n := s.m.node(id); n != nil && n.status == sb.NodeInShutdown {
+			if stuck {
+				n.killFailed = true
+				s.logf("shutdown node %s: failed to kill SPDK; left in_shutdown", id)
+			} else {
+				s.setNodeStatusLocked(n, sb.NodeOffline)
+			}
+		}
+		return true
 	}
-	return true
 }
 
 // runClusterStart is cluster_grace_startup (OPS:2622-2649): force shutdown
@@ -366,7 +377,7 @@ func (s *Simulator) forceShutdownNode(id string, suspendFirst bool) bool {
 func (s *Simulator) runClusterStart(cid string) {
 	ids := s.nodeIDs(cid)
 	for _, id := range ids {
-		if !s.forceShutdownNode(id, false) {
+		if !s.forceShutdownNode(id, false, false) {
 			return
 		}
 	}
@@ -374,7 +385,7 @@ func (s *Simulator) runClusterStart(cid string) {
 		abort := s.faults.take(FaultStartAbort, func(x *Fault) bool {
 			return x.NodeIndex == i+1 && (x.ClusterID == "" || x.ClusterID == cid)
 		}) != nil
-		if s.restartAttempt(id, true, abort, "") != restartOK {
+		if s.restartNode(id, true, abort, "") != restartOK {
 			s.logf("start %s: failed to restart node %s; remaining nodes abandoned", cid, id)
 			return
 		}
@@ -442,7 +453,7 @@ func (s *Simulator) postUpdate(req *request) {
 	if body.Restart {
 		ids := s.nodeIDs(cid)
 		for _, id := range ids {
-			if s.nodeStatus(id) == sb.NodeOnline && !s.forceShutdownNode(id, true) {
+			if s.nodeStatus(id) == sb.NodeOnline && !s.forceShutdownNode(id, true, false) {
 				writeInternalError(req.w)
 				return
 			}
@@ -456,7 +467,7 @@ func (s *Simulator) postUpdate(req *request) {
 			}) != nil
 			// A False result is not checked; an exception ends the loop
 			// and the call still answers 204.
-			s.restartAttempt(id, true, abort, "")
+			s.restartNode(id, true, abort, "")
 			if abort {
 				s.logf("update %s: exception while restarting node %s; remaining nodes stay offline", cid, id)
 				break

@@ -350,8 +350,16 @@ func TestUpdate(t *testing.T) {
 				t.Fatalf("\n%s\nwant %d, got %s", tc.reason, tc.status, r)
 			}
 			if tc.history != nil {
-				if got := nodeStatuses(s, cid); !cmp.Equal(got, []sb.NodeStatus{sb.NodeOnline, sb.NodeOnline, sb.NodeOnline}) {
-					t.Errorf("\n%s\nnodes are back online when the call returns, got %v", tc.reason, got)
+				// Back online when the call returns (the drain, M2, may
+				// already be taking them down again).
+				restarted := 0
+				for _, e := range s.Events(cid) {
+					if e == "Storage node status changed from: in_restart to: online" {
+						restarted++
+					}
+				}
+				if restarted < 3 {
+					t.Errorf("\n%s\nnodes are back online when the call returns, %d of 3 restarted", tc.reason, restarted)
 				}
 				waitCluster(t, s, cid, sb.ClusterActive)
 				eventually(t, "history", func() bool { return len(statusHistory(s, cid)) >= len(tc.history) })
@@ -375,17 +383,19 @@ func TestUpdate(t *testing.T) {
 			j := s.Journal()
 			return len(j) == 1 && j[0].Status == http.StatusNoContent
 		})
-		// The nodes' events show the restart; the cluster's status changes
-		// need not: they come from the monitor, which may not tick while
-		// the nodes are down under load.
+		// The update restarts each node once; the last one online leaves a
+		// suspended cluster with no deliberately stopped node, so the
+		// suspend-recovery drain (M2, MON:696-748) shuts them down and
+		// auto-restart brings them back once more before reactivation.
+		waitCluster(t, s, cid, sb.ClusterActive)
 		restarted := 0
 		for _, e := range s.Events(cid) {
 			if e == "Storage node status changed from: in_restart to: online" { // SE:55
 				restarted++
 			}
 		}
-		if restarted != 3 {
-			t.Errorf("the update's rolling restart did not go on after the client gave up: want 3 nodes restarted, got %d", restarted)
+		if restarted != 6 {
+			t.Errorf("the update's rolling restart did not go on after the client gave up: want 3 nodes restarted by it and 3 by the drain, got %d", restarted)
 		}
 		waitCluster(t, s, cid, sb.ClusterActive)
 	})

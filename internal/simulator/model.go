@@ -48,6 +48,9 @@ type clusterState struct {
 	// autoActivationPending is set by the monitor when it spawns an
 	// auto-activation, so that the next tick does not spawn another.
 	autoActivationPending bool
+	// suspendDrainComplete: the suspend-recovery drain shut every node
+	// down; peers may then restart concurrently (SNO:4584-4590).
+	suspendDrainComplete bool
 }
 
 type nodeState struct {
@@ -94,7 +97,6 @@ type taskState struct {
 	deviceID  string // device_id: set on failed_device_migration tasks
 	parentID  string // device_migration subtasks point at their balancing master
 	running   bool   // a runner goroutine owns this task
-	leaseTill time.Time
 }
 
 type poolState struct {

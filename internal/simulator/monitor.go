@@ -101,6 +101,9 @@ func (s *Simulator) monitorClusterLocked(c *clusterState, now time.Time, rebalan
 		// removal always restores the status itself.
 		return
 	}
+	if c.status == sb.ClusterSuspended && !s.suspensionOperatorCausedLocked(c, nodes) {
+		s.driveSuspendRecoveryLocked(c, nodes)
+	}
 	next := s.nextClusterStatusLocked(c, nodes)
 	switch {
 	case c.status == sb.ClusterReadOnly && (next == sb.ClusterActive || next == sb.ClusterDegraded):
@@ -258,11 +261,11 @@ func autoRestartClusterStatus(st sb.ClusterStatus) bool {
 // an active node_restart task gets one, when the cluster status allows it
 // and, on clusters without failure domains, at most distr_npcs other
 // records on other hosts are not online (removed and in_creation records
-// count, TC:515-522) or the cluster is suspended. Not modelled: the pause
-// while a suspended cluster is not yet drained (the suspend-recovery drain,
-// backend-contract.md M2, is not simulated) and the k8s CR-link gate.
+// count, TC:515-522) or the cluster is suspended; nothing while a suspended
+// cluster drains (autoRestartPausedLocked). Not modelled: the k8s CR-link
+// gate.
 func (s *Simulator) requeueAutoRestartsLocked(c *clusterState, nodes []*nodeState) {
-	if !autoRestartClusterStatus(c.status) {
+	if !autoRestartClusterStatus(c.status) || s.autoRestartPausedLocked(c, nodes) {
 		return
 	}
 	for _, n := range nodes {
@@ -286,7 +289,7 @@ func (s *Simulator) requeueAutoRestartsLocked(c *clusterState, nodes []*nodeStat
 		t := s.newTaskLocked(c.id, n.id, sb.TaskFunctionNodeRestart, nodeAddMaxRetry, map[string]any{"node_id": n.id})
 		t.running = true
 		s.logf("monitor: node %s is %s, queued node_restart %s", n.id, n.status, t.id)
-		s.spawn(func(_ ctxT) { s.runNodeRestartTask(t.id, false, false) })
+		s.spawn(func(_ ctxT) { s.runNodeRestartTask(t.id, taskPoll) })
 	}
 }
 
@@ -308,5 +311,73 @@ func (s *Simulator) capacityMonitorLocked(c *clusterState, now time.Time) {
 		case crit > c.sizeUtil && c.status == sb.ClusterReadOnly:
 			s.setClusterStatusLocked(c, sb.ClusterActive, "cap_monitor")
 		}
+	}
+}
+
+// suspensionOperatorCausedLocked is is_suspension_operator_caused
+// (TC:359-387): a suspended cluster whose deliberately shut-down nodes
+// (auto_restart_disabled) explain the suspension, the other not-online
+// records being within the fault tolerance.
+func (s *Simulator) suspensionOperatorCausedLocked(c *clusterState, nodes []*nodeState) bool {
+	if c.status != sb.ClusterSuspended {
+		return false
+	}
+	deliberate, other := int64(0), int64(0)
+	for _, n := range nodes {
+		switch {
+		case n.status == sb.NodeOnline || n.status == sb.NodeRemoved:
+		case n.autoRestartDisabled:
+			deliberate++
+		default:
+			other++
+		}
+	}
+	return deliberate > 0 && other <= max(c.params.DistrNpcs, 1)
+}
+
+// autoRestartPausedLocked is is_auto_restart_paused (TC:390-408): no node
+// restarts while a suspended cluster that is not operator-caused has not
+// drained yet.
+func (s *Simulator) autoRestartPausedLocked(c *clusterState, nodes []*nodeState) bool {
+	return c.status == sb.ClusterSuspended && !c.suspendDrainComplete && !s.suspensionOperatorCausedLocked(c, nodes)
+}
+
+// driveSuspendRecoveryLocked is _drive_suspend_recovery (MON:696-748), run
+// each tick for a suspended cluster whose suspension is not
+// operator-caused: until the drain completes it force-shuts-down every
+// online or down node (keeping auto-restart) and sets unreachable ones
+// offline, skipping deliberately stopped nodes; once none of the others is
+// online, down, unreachable, in_shutdown, in_restart or in_creation, the
+// drain is complete and auto-restart resumes (then, concurrently:
+// restartGuardLocked). Leaving suspension clears the marker
+// (setClusterStatusLocked, OPS:1834-1841).
+func (s *Simulator) driveSuspendRecoveryLocked(c *clusterState, nodes []*nodeState) {
+	if c.suspendDrainComplete {
+		return
+	}
+	drained := true
+	for _, n := range nodes {
+		if n.autoRestartDisabled {
+			continue
+		}
+		switch n.status {
+		case sb.NodeOnline, sb.NodeDown:
+			// The shutdown runs in its own thread (MON:673-693); its
+			// first write, in_shutdown, lands before the activation gate
+			// below reads the nodes again.
+			s.logf("monitor: cluster %s suspended: force-shutting-down node %s for the recovery drain", c.id, n.id)
+			finish := s.beginForceShutdownLocked(n, false, true)
+			s.spawn(func(_ ctxT) { finish() })
+		case sb.NodeUnreachable:
+			s.setNodeStatusLocked(n, sb.NodeOffline)
+		}
+		switch n.status {
+		case sb.NodeOnline, sb.NodeDown, sb.NodeUnreachable, sb.NodeInShutdown, sb.NodeInRestart, sb.NodeInCreation:
+			drained = false
+		}
+	}
+	if drained {
+		c.suspendDrainComplete = true
+		s.logf("monitor: cluster %s drained to all-offline; suspend-recovery auto-restart unpaused", c.id)
 	}
 }

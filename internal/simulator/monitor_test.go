@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -357,12 +358,13 @@ func TestAutoRestartGating(t *testing.T) {
 		"Active":               {"TC:488-492.", sb.ClusterActive, nil, []nodeSpec{off, on, on}, false, true},
 		"ReadOnly":             {"TC:488-492.", sb.ClusterReadOnly, nil, []nodeSpec{off, on, on}, false, true},
 		"Unready":              {"TC:488-492.", sb.ClusterUnready, nil, []nodeSpec{off, on, on}, false, true},
-		"Suspended":            {"TC:488-492.", sb.ClusterSuspended, nil, []nodeSpec{off, on, on}, false, true},
+		"SuspendedDraining":    {"TC:390-408,480: paused while a suspension that is not operator-caused drains (M2).", sb.ClusterSuspended, nil, []nodeSpec{off, on, on}, false, false},
 		"InShrink":             {"TC:486-492: a peer failing mid-removal is restarted.", sb.ClusterInShrink, nil, []nodeSpec{off, on, on}, false, true},
 		"InActivation":         {"TC:488-492: refused during activation.", sb.ClusterInActivation, nil, []nodeSpec{off, on, on}, false, false},
 		"InExpansion":          {"TC:488-492: refused during expansion.", sb.ClusterInExpansion, nil, []nodeSpec{off, on, on}, false, false},
 		"PastFTT":              {"TC:515-522: more not-online peers than npcs and not suspended.", sb.ClusterDegraded, nil, []nodeSpec{off, offManual, offManual, on}, false, false},
-		"PastFTTSuspended":     {"TC:520: a suspended cluster restarts anyway.", sb.ClusterSuspended, nil, []nodeSpec{off, offManual, offManual, on}, false, true},
+		"SuspendedDrained":     {"TC:488-492: the drain is complete.", sb.ClusterSuspended, nil, []nodeSpec{off, on, on}, false, true},
+		"PastFTTSuspended":     {"TC:520, TC:359-387: a suspended cluster restarts anyway; operator-caused, so never paused.", sb.ClusterSuspended, nil, []nodeSpec{off, offManual, offManual, on}, false, true},
 		"PeersOnSameHost":      {"TC:518: peers on the candidate's host are not counted.", sb.ClusterDegraded, nil, []nodeSpec{{status: sb.NodeOffline, ip: "10.8.8.8"}, {status: sb.NodeOffline, ip: "10.8.8.8", manual: true}, offManual, on}, false, true},
 		"RemovedRecordsCount":  {"TC:517-519: removed records are not online either.", sb.ClusterDegraded, nil, []nodeSpec{off, {status: sb.NodeRemoved}, {status: sb.NodeRemoved}, on}, false, false},
 		"FailureDomainCluster": {"TC:515: the node-count guard is skipped with failure domains.", sb.ClusterDegraded, withFD(), []nodeSpec{off, offManual, offManual, on}, false, true},
@@ -372,6 +374,7 @@ func TestAutoRestartGating(t *testing.T) {
 			s := quietSim(t)
 			c, ids := seedSpecs(s, tc.params, tc.cluster, tc.nodes)
 			s.mu.Lock()
+			c.suspendDrainComplete = strings.HasSuffix(name, "Drained")
 			if tc.open {
 				s.newTaskLocked(c.id, ids[0], sb.TaskFunctionNodeRestart, nodeAddMaxRetry, map[string]any{})
 			}

@@ -318,43 +318,64 @@ func (s *Simulator) promoteNode(req *request) {
 	req.w.WriteHeader(http.StatusNoContent)
 }
 
-// apiRestart is the restart wrapper: guards (silent refusal), then a
-// created or reused node_restart task driven to completion. A new address
-// (a node moved to another host) is kept on the task, so its retries use
-// it too.
+// apiRestart is the API's restart: restartNode in the background, with
+// the request's force and node_address.
 func (s *Simulator) apiRestart(id string, force bool, addr string) {
+	s.restartNode(id, force, false, addr)
+}
+
+// restartNode is restart_storage_node's wrapper (SNO:4292-4380): unless the
+// node is in_restart or in_shutdown, it first makes sure the node has a
+// node_restart task (ensure_node_restart_task, TC:131-147: "Task created"
+// for a new one) and holds its lease while the restart runs. A refused or
+// failed restart leaves that task open: the restart runner takes it once
+// the lease went stale (180 s) and carries the restart out with force
+// (runNodeRestartTask). A node that goes online cancels the task.
+func (s *Simulator) restartNode(id string, force, injectFail bool, addr string) restartResult {
 	s.mu.Lock()
 	n := s.m.node(id)
 	if n == nil {
 		s.mu.Unlock()
-		return
+		return restartRefused
 	}
-	if reason := s.restartGuardLocked(n, force); reason != "" {
-		s.mu.Unlock()
-		s.logf("restart node %s refused after 202: %s", id, reason)
-		return
+	var owned *taskState
+	if n.status != sb.NodeInRestart && n.status != sb.NodeInShutdown {
+		t := s.activeNodeRestartTaskLocked(n)
+		if t == nil {
+			t = s.newTaskLocked(n.clusterID, id, sb.TaskFunctionNodeRestart, nodeAddMaxRetry, map[string]any{"node_id": id})
+		}
+		// claim_task succeeds unless a live runner holds the lease.
+		if !t.running {
+			owned, t.running = t, true
+		}
 	}
-	t := s.m.openTask(n.clusterID, sb.TaskFunctionNodeRestart, id)
-	if t == nil {
-		t = s.newTaskLocked(n.clusterID, id, sb.TaskFunctionNodeRestart, nodeAddMaxRetry, map[string]any{"node_id": id, "force": force})
+	ownID := ""
+	if owned != nil {
+		ownID = owned.id
 	}
-	if addr != "" {
-		t.params["node_address"] = addr
-	}
-	if t.running {
-		s.mu.Unlock()
-		return
-	}
-	t.running = true
 	s.mu.Unlock()
-	s.runNodeRestartTask(t.id, force, true)
+	res := s.restartAttempt(id, force, injectFail, addr, ownID)
+	if owned == nil {
+		return res
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if owned.status == sb.TaskDone {
+		owned.running = false
+		return res
+	}
+	// The lease is no longer refreshed; the runner takes the task when it
+	// goes stale.
+	s.spawn(func(_ ctxT) { s.runNodeRestartTask(owned.id, taskLeaseTTL) })
+	return res
 }
 
-// restartGuardLocked returns why restart_storage_node refuses before taking
-// the claim, or "".
-func (s *Simulator) restartGuardLocked(n *nodeState, force bool) string {
+// restartGuardLocked returns why _restart_storage_node_impl refuses before
+// taking the claim, or "". ownTask is the node_restart task the caller
+// holds the lease of.
+func (s *Simulator) restartGuardLocked(n *nodeState, force bool, ownTask string) string {
 	c := s.m.cluster(n.clusterID)
-	// In restart_storage_node's order (SNO:4548-4566).
+	// In _restart_storage_node_impl's order (SNO:4548-4582).
 	switch {
 	case c == nil:
 		return "cluster gone"
@@ -366,10 +387,17 @@ func (s *Simulator) restartGuardLocked(n *nodeState, force bool) string {
 		return "Can not restart removed node: " + n.id
 	case c.status == sb.ClusterInActivation:
 		return "Cluster is in activation status, can not restart node"
-	case n.restartClaim:
+	}
+	if t := s.activeNodeRestartTaskLocked(n); !force && t != nil && t.id != ownTask {
+		return fmt.Sprintf("Restart task found: %s, can not restart storage node", t.id)
+	}
+	if n.restartClaim {
 		return "restart claim held"
 	}
-	if c.status != sb.ClusterSuspended {
+	// try_set_node_restarting: peers may restart concurrently only in a
+	// suspended cluster whose drain completed (SNO:4584-4590); an
+	// operator-caused suspension never drains.
+	if !(c.status == sb.ClusterSuspended && c.suspendDrainComplete) {
 		for _, o := range s.m.liveNodes(n.clusterID) {
 			if o.id != n.id && (o.status == sb.NodeInRestart || o.status == sb.NodeInShutdown) {
 				return fmt.Sprintf("peer %s is %s", o.id, o.status)
@@ -396,14 +424,14 @@ const (
 // -> online. injectFail makes it fail after the claim (start abort). A
 // non-empty addr moves the node there when the claim is taken: the record
 // keeps its UUID, its address and management IP change.
-func (s *Simulator) restartAttempt(id string, force, injectFail bool, addr string) restartResult {
+func (s *Simulator) restartAttempt(id string, force, injectFail bool, addr, ownTask string) restartResult {
 	s.mu.Lock()
 	n := s.m.node(id)
 	if n == nil {
 		s.mu.Unlock()
 		return restartRefused
 	}
-	if reason := s.restartGuardLocked(n, force); reason != "" {
+	if reason := s.restartGuardLocked(n, force, ownTask); reason != "" {
 		s.mu.Unlock()
 		s.logf("restart node %s refused: %s", id, reason)
 		return restartRefused
@@ -457,14 +485,15 @@ func (s *Simulator) restartAttempt(id string, force, injectFail bool, addr strin
 	return restartOK
 }
 
-// runNodeRestartTask drives a node_restart task. A success ends the task
-// done+canceled "canceled: node back online"; a failure leaves it open and
-// it is retried once the lease went stale (180 s), at most 11 times.
-func (s *Simulator) runNodeRestartTask(tid string, force, immediate bool) {
-	delay := taskPoll
-	if immediate {
-		delay = 0
-	}
+// runNodeRestartTask is the restart runner (RR:319-633) driving a
+// node_restart task after delay: every attempt is forced and never passes a
+// node_address (RR:589). In order: max retries reached ends the task and
+// sets the node offline; a removed or schedulable node ends it "Node is
+// <status>, stopping", an online one "Node is online"; a peer restarting or
+// shutting down defers without consuming a retry; an unreachable host
+// consumes one ("Node is unreachable, retry"); a node that is not offline
+// is force-shut-down first; a restart that does not end online consumes one.
+func (s *Simulator) runNodeRestartTask(tid string, delay time.Duration) {
 	for {
 		if !s.sleep(delay) {
 			return
@@ -472,54 +501,100 @@ func (s *Simulator) runNodeRestartTask(tid string, force, immediate bool) {
 		s.mu.Lock()
 		t := s.m.task(tid)
 		if t == nil || t.status == sb.TaskDone {
+			if t != nil {
+				t.running = false
+			}
 			s.mu.Unlock()
 			return
+		}
+		t.running = true
+		finish := func(result string) {
+			t.status, t.result, t.running = sb.TaskDone, result, false
 		}
 		n := s.m.node(t.nodeID)
-		if n == nil || n.status == sb.NodeRemoved {
-			t.status, t.canceled, t.result, t.running = sb.TaskDone, true, "canceled: node removed", false
-			s.mu.Unlock()
-			return
+		c := s.m.cluster(t.clusterID)
+		switch {
+		case n == nil || c == nil:
+			finish("node not found")
+		case t.retry >= t.maxRetry && t.maxRetry >= 0:
+			finish(maxRetryReached)
+			if n.status != sb.NodeOnline && n.status != sb.NodeRemoved {
+				s.setNodeStatusLocked(n, sb.NodeOffline)
+			}
+		case n.status == sb.NodeRemoved || n.status == sb.NodeSchedulable:
+			finish(fmt.Sprintf("Node is %s, stopping", n.status))
+		case n.status == sb.NodeOnline:
+			finish("Node is online")
+		case t.canceled:
+			finish("canceled")
 		}
-		if n.status == sb.NodeOnline {
-			t.status, t.canceled, t.result, t.running = sb.TaskDone, true, nodeBackOnline, false
+		if t.status == sb.TaskDone {
 			s.mu.Unlock()
 			return
 		}
 		t.status = sb.TaskRunning
-		addr, _ := t.params["node_address"].(string)
+		delay = taskPoll
+		if s.autoRestartPausedLocked(c, s.m.clusterNodes(c.id)) {
+			// Suspended and still draining (RR:855-870): re-polled later,
+			// no retry consumed.
+			s.mu.Unlock()
+			continue
+		}
+		if busy := s.busyPeerLocked(n, c); busy != nil {
+			t.result = fmt.Sprintf("Peer %s is %s; deferring (no retry consumed)", busy.id[:8], busy.status)
+			s.mu.Unlock()
+			continue
+		}
+		if s.clk.now().Before(n.outageUntil) {
+			t.result = "Node is unreachable, retry"
+			t.retry++
+			delay = backoff(t.retry)
+			s.mu.Unlock()
+			continue
+		}
+		if n.restartClaim && (n.status == sb.NodeInRestart || n.status == sb.NodeInShutdown) {
+			t.result = "Node restart claim held; deferring (no retry consumed)"
+			s.mu.Unlock()
+			continue
+		}
+		id, offline := n.id, n.status == sb.NodeOffline
 		s.mu.Unlock()
 
-		res := s.restartAttempt(n.id, force, false, addr)
+		if !offline && !s.forceShutdownNode(id, false, false) {
+			return
+		}
+		res := s.restartAttempt(id, true, false, "", tid)
 
 		s.mu.Lock()
 		t = s.m.task(tid)
-		if t == nil {
-			s.mu.Unlock()
-			return
-		}
-		switch res {
-		case restartOK:
-			t.status, t.canceled, t.result, t.running = sb.TaskDone, true, nodeBackOnline, false
-			s.mu.Unlock()
-			return
-		case restartRefused:
-			t.status, t.result = sb.TaskSuspended, "restart refused, waiting"
-			delay = taskPoll
-		case restartFailed:
-			t.retry++
-			if t.retry >= t.maxRetry {
-				t.status, t.result, t.running = sb.TaskDone, maxRetryReached, false
-				s.mu.Unlock()
-				return
+		if t == nil || t.status == sb.TaskDone || res == restartOK {
+			if t != nil && t.status != sb.TaskDone {
+				finish("done")
+			} else if t != nil {
+				t.running = false
 			}
-			t.status, t.result = sb.TaskSuspended, "restart failed, retrying"
-			delay = max(restartClaimTTL, backoff(t.retry))
-			// The retry runs without force, so the node must be offline.
-			force = false
+			s.mu.Unlock()
+			return
 		}
+		t.retry++
+		t.status = sb.TaskSuspended
+		delay = max(restartClaimTTL, backoff(t.retry))
 		s.mu.Unlock()
 	}
+}
+
+// busyPeerLocked is the runner's peer pre-check (RR:412-434): a peer in
+// in_restart or in_shutdown, unless the cluster is suspended and drained.
+func (s *Simulator) busyPeerLocked(n *nodeState, c *clusterState) *nodeState {
+	if c.status == sb.ClusterSuspended && c.suspendDrainComplete {
+		return nil
+	}
+	for _, o := range s.m.clusterNodes(n.clusterID) {
+		if o.id != n.id && (o.status == sb.NodeInRestart || o.status == sb.NodeInShutdown) {
+			return o
+		}
+	}
+	return nil
 }
 
 // cancelNodeMigrationsLocked is shutdown_storage_node's step 2

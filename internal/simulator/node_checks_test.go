@@ -146,7 +146,7 @@ func TestRestartGuard(t *testing.T) {
 			s := quietSim(t)
 			c, ids := seedSpecs(s, nil, sb.ClusterDegraded, []nodeSpec{{status: tc.status}, on, on})
 			s.mu.Lock()
-			reason := s.restartGuardLocked(s.m.node(ids[0]), tc.force)
+			reason := s.restartGuardLocked(s.m.node(ids[0]), tc.force, "")
 			s.mu.Unlock()
 			if got := reason == ""; got != tc.ok {
 				t.Errorf("\n%s\nwant allowed=%t, got refusal %q (cluster %s)", tc.reason, tc.ok, reason, c.status)

@@ -27,6 +27,7 @@ const (
 	maxRetryReached     = "max retry reached"
 	nodeBackOnline      = "canceled: node back online"
 	restartClaimTTL     = 180 * time.Second
+	taskLeaseTTL        = 180 * time.Second // TASK_LEASE_TTL_SEC (constants.py:189)
 	inShutdownReconcile = 120 * time.Second
 )
 

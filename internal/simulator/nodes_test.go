@@ -286,6 +286,9 @@ func TestNodeShutdown(t *testing.T) {
 	}
 }
 
+// M3: every restart goes through a node_restart task (SNO:4292-4325,
+// TC:131-147); a refused or failed one is carried out later by the restart
+// runner, with force (RR:319-633).
 func TestNodeRestart(t *testing.T) {
 	cases := map[string]struct {
 		reason   string
@@ -294,25 +297,27 @@ func TestNodeRestart(t *testing.T) {
 		offline  bool
 		want     string
 		final    sb.NodeStatus
-		task     bool
-		retry    int64
+		task     string // the node_restart task's function_result when done ("" = no task)
+		canceled bool
 		inRestrt bool
 	}{
 		"OfflineNode": {
-			reason: "An offline node goes in_restart -> online; the node_restart task ends done+canceled.",
-			body:   map[string]any{}, offline: true, want: "202 ", final: sb.NodeOnline, task: true, inRestrt: true,
+			reason: "An offline node goes in_restart -> online; going online cancels its node_restart task (SNO:6761-6769, TC:526-546).",
+			body:   map[string]any{}, offline: true, want: "202 ", final: sb.NodeOnline,
+			task: "canceled: node back online", canceled: true, inRestrt: true,
 		},
 		"MissingBody": {
 			reason: "The body is required ({} for defaults).",
 			body:   nil, offline: true, want: `422 {"detail":[{"type":"missing","loc":["body"],"msg":"Field required","input":null}]}`, final: sb.NodeOffline,
 		},
 		"OnlineWithoutForce": {
-			reason: "Without force, restarting a node that is not offline is a silent no-op.",
-			body:   map[string]any{}, want: "202 ", final: sb.NodeOnline,
+			reason: "Without force a node that is not offline is refused (SNO:4548-4550), after the task was ensured; the runner then finds it online and ends the task (RR:377-380).",
+			body:   map[string]any{}, want: "202 ", final: sb.NodeOnline, task: "Node is online",
 		},
 		"StuckInRestart": {
-			reason: "A restart stuck in_restart goes offline after the 180 s claim TTL; the task runner retries it.",
-			body:   map[string]any{"force": false}, offline: true, fault: true, want: "202 ", final: sb.NodeOnline, task: true, retry: 1, inRestrt: true,
+			reason: "A restart stuck in_restart goes offline after the 180 s claim TTL; the task stays open and the runner restarts the node with force once the lease went stale.",
+			body:   map[string]any{"force": false}, offline: true, fault: true, want: "202 ", final: sb.NodeOnline,
+			task: "canceled: node back online", canceled: true, inRestrt: true,
 		},
 	}
 	for name, tc := range cases {
@@ -337,9 +342,8 @@ func TestNodeRestart(t *testing.T) {
 			}
 			time.Sleep(30 * time.Millisecond)
 			waitNode(t, s, cid, nodes[0], tc.final)
-			tasks := tasksOf(s, cid, sb.TaskFunctionNodeRestart)
-			if !tc.task {
-				if len(tasks) != 0 {
+			if tc.task == "" {
+				if tasks := tasksOf(s, cid, sb.TaskFunctionNodeRestart); len(tasks) != 0 {
 					t.Errorf("\n%s\nno task expected, got %+v", tc.reason, tasks)
 				}
 				return
@@ -349,13 +353,89 @@ func TestNodeRestart(t *testing.T) {
 				return len(x) == 1 && x[0].Status == sb.TaskDone
 			})
 			got := tasksOf(s, cid, sb.TaskFunctionNodeRestart)[0]
-			if diff := cmp.Diff([]any{true, "canceled: node back online", tc.retry}, []any{got.Canceled, got.FunctionResult, got.Retry}); diff != "" {
+			if diff := cmp.Diff([]any{tc.canceled, tc.task, int64(0)}, []any{got.Canceled, got.FunctionResult, got.Retry}); diff != "" {
 				t.Errorf("\n%s\ntask: -want, +got:\n%s", tc.reason, diff)
 			}
-			if len(tasksOf(s, cid, sb.TaskFunctionBalancingOnRestart)) != 1 {
-				t.Errorf("\n%s\na successful restart queues migration tasks", tc.reason)
+			if !hasEvent(s, cid, "Task created") {
+				t.Errorf("\n%s\nensuring the task logs Task created (TC:310-311)", tc.reason)
+			}
+			if restarted := tc.final == sb.NodeOnline && tc.offline; restarted != (len(tasksOf(s, cid, sb.TaskFunctionBalancingOnRestart)) == 1) {
+				t.Errorf("\n%s\na successful restart, and only that, queues migration tasks", tc.reason)
 			}
 		})
+	}
+}
+
+// M3: a restart the call's own pass refuses is carried out later by the
+// restart runner: it defers while a peer restarts, without consuming a
+// retry (RR:412-434), then restarts the node with force (RR:589).
+func TestRefusedRestartRunsLater(t *testing.T) {
+	s := newSim(t)
+	cid, _, nodes := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive})
+	setNode(s, nodes[0], sb.NodeOffline)
+	setNode(s, nodes[1], sb.NodeInShutdown)
+	call(t, s, adminToken, "POST", nodePath(cid, nodes[0])+"/restart", map[string]any{})
+	eventually(t, "the runner deferring", func() bool {
+		x := tasksOf(s, cid, sb.TaskFunctionNodeRestart)
+		return len(x) == 1 && strings.HasSuffix(x[0].FunctionResult, "deferring (no retry consumed)")
+	})
+	if got := nodeByID(s, cid, nodes[0]).Status; got != sb.NodeOffline {
+		t.Fatalf("SNO:4584-4590: a peer in_shutdown refuses the restart; node is %s", got)
+	}
+	setNode(s, nodes[1], sb.NodeOffline)
+	waitNode(t, s, cid, nodes[0], sb.NodeOnline)
+	got := tasksOf(s, cid, sb.TaskFunctionNodeRestart)[0]
+	if diff := cmp.Diff([]any{sb.TaskDone, int64(0)}, []any{got.Status, got.Retry}); diff != "" {
+		t.Errorf("RR:412-434: deferring consumes no retry: -want, +got:\n%s", diff)
+	}
+}
+
+// M3, M2: cluster start restarts every node through restart_storage_node,
+// so each gets a node_restart task (OPS:2630-2636, SNO:4292-4325). Once the
+// last one is online, the cluster is still suspended and no node is
+// deliberately stopped any more, so the suspension is not operator-caused
+// (TC:359-387): the monitor's suspend-recovery drain force-shuts-down every
+// node, keeping auto-restart (MON:696-748), auto-restart then restarts them
+// concurrently (SNO:4584-4593) and the cluster is activated once they have
+// been online 30 s (MON:524-575).
+func TestClusterStartAndTheRecoveryDrain(t *testing.T) {
+	s := newSim(t)
+	cid, _, nodes := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive})
+	call(t, s, adminToken, "POST", base(cid)+"/shutdown", nil)
+	waitCluster(t, s, cid, sb.ClusterSuspended)
+	time.Sleep(50 * time.Millisecond) // > 30 s of backend time: an operator-caused suspension is not drained
+	if got := len(tasksOf(s, cid, sb.TaskFunctionNodeRestart)); got != 0 {
+		t.Fatalf("TC:359-408: an operator-caused suspension neither drains nor restarts; %d node_restart tasks", got)
+	}
+	call(t, s, adminToken, "POST", base(cid)+"/start", nil)
+	waitCluster(t, s, cid, sb.ClusterActive)
+	perNode := map[string]int{}
+	for _, x := range tasksOf(s, cid, sb.TaskFunctionNodeRestart) {
+		perNode[*x.StorageNodeID]++
+		if x.Status != sb.TaskDone || x.FunctionResult != nodeBackOnline {
+			t.Errorf("each task ends when its node is online: %+v", x)
+		}
+	}
+	for _, n := range nodes {
+		if perNode[n] != 2 {
+			t.Errorf("node %s: want 2 node_restart tasks (the start's, the drain's auto-restart), got %d", n, perNode[n])
+		}
+	}
+	var drained, concurrent int
+	inRestart := 0
+	for _, e := range s.Events(cid) {
+		switch e {
+		case "Storage node status changed from: online to: in_shutdown":
+			drained++
+		case "Storage node status changed from: offline to: in_restart":
+			inRestart++
+			concurrent = max(concurrent, inRestart)
+		case "Storage node status changed from: in_restart to: online":
+			inRestart--
+		}
+	}
+	if drained != 3 || concurrent < 2 {
+		t.Errorf("MON:696-748, SNO:4584-4593: the drain shuts all 3 nodes down (got %d) and they restart concurrently (at most %d at once)", drained, concurrent)
 	}
 }
 
@@ -363,14 +443,13 @@ func TestNodeRestartAtNewAddress(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		stuck  bool
-		retry  int64
 	}{
 		"Moves": {
 			reason: "A restart with node_address brings the node back on the new host: same UUID, new management IP.",
 		},
-		"RetryKeepsTheAddress": {
-			reason: "A restart that fails after its claim is retried by the task runner at the new address.",
-			stuck:  true, retry: 1,
+		"RetryUsesTheStoredAddress": {
+			reason: "A restart that fails after its claim (and the move) is retried by the runner without node_address (RR:589), at the stored endpoint: the new host.",
+			stuck:  true,
 		},
 	}
 	for name, tc := range cases {
@@ -400,9 +479,6 @@ func TestNodeRestartAtNewAddress(t *testing.T) {
 				x := tasksOf(s, cid, sb.TaskFunctionNodeRestart)
 				return len(x) == 1 && x[0].Status == sb.TaskDone
 			})
-			if got := tasksOf(s, cid, sb.TaskFunctionNodeRestart)[0].Retry; got != tc.retry {
-				t.Errorf("\n%s\ntask retries = %d, want %d", tc.reason, got, tc.retry)
-			}
 		})
 	}
 }

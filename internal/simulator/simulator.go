@@ -335,6 +335,11 @@ func (s *Simulator) setClusterStatusLocked(c *clusterState, st sb.ClusterStatus,
 	}
 	old := c.status
 	c.status = st
+	if st == sb.ClusterActive || st == sb.ClusterDegraded || st == sb.ClusterReadOnly {
+		// Leaving suspension for a healthy status ends the
+		// suspend-recovery episode (OPS:1834-1841).
+		c.suspendDrainComplete = false
+	}
 	s.clusterEventLocked(c, evStatusChange, fmt.Sprintf("Cluster status changed from %s to %s", old, st))
 }
 
@@ -357,12 +362,25 @@ func (s *Simulator) setNodeStatusLocked(n *nodeState, st sb.NodeStatus) {
 		// A node that returns online no longer carries a deliberate
 		// shutdown's marker (SNO:6702-6708).
 		n.autoRestartDisabled = false
+		s.cancelPendingNodeRestartsLocked(n)
 	}
 	s.nodeStatusEventLocked(n, old, st)
 	switch st {
 	case sb.NodeInShutdown, sb.NodeOffline, sb.NodeUnreachable, sb.NodeSchedulable:
 		if serving(old) {
 			s.distribOutageLocked(n)
+		}
+	}
+}
+
+// cancelPendingNodeRestartsLocked is cancel_pending_node_restart_tasks
+// (TC:526-546), called by set_node_status when a node goes online
+// (SNO:6761-6769): every open node_restart task of the node ends
+// done+canceled, "canceled: node back online".
+func (s *Simulator) cancelPendingNodeRestartsLocked(n *nodeState) {
+	for _, t := range s.m.clusterTasks(n.clusterID) {
+		if t.nodeID == n.id && t.fn == sb.TaskFunctionNodeRestart && t.status != sb.TaskDone && !t.canceled {
+			t.status, t.canceled, t.result = sb.TaskDone, true, nodeBackOnline
 		}
 	}
 }

@@ -1,7 +1,5 @@
 package simplyblock
 
-import "net"
-
 // Field names and enums in this file follow the vendor OpenAPI spec
 // (simplyblock-api-v2.openapi.json) and the backend's own DTOs.
 
@@ -401,13 +399,3 @@ type ClusterLogEntry struct {
 
 // LogNone is how the event log spells a missing value.
 const LogNone = "None"
-
-// ManagementIP returns the host part of a node address such as
-// "10.0.0.10:5000", which the backend reports as the node's mgmt_ip.
-func ManagementIP(address string) string {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return address
-	}
-	return host
-}

@@ -3,6 +3,7 @@ package storagenode
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
@@ -45,6 +46,7 @@ const (
 	errLockHeld     = "waiting for %s to finish on %s before removing the node"
 	errLockHolder   = "cannot check for an operation running on the node or its cluster"
 	errGetCluster   = "cannot get the node's StorageCluster"
+	errAmbiguous    = "%d node records are at %s: %s; set the annotation %s to the id of the one this StorageNode manages"
 	errRemoved      = "the node was removed in the backend; delete this StorageNode (the provider does not re-add removed nodes)"
 	msgAwaitRecord  = "an add may have been sent without its task id being recorded, and the backend's task list cannot be read (%s): " +
 		"waiting until %s for the node's record at %s, then adding it again (the backend refuses a second add while the first is open)"
@@ -149,7 +151,7 @@ func (e *external) awaitRecord(cr *v1alpha1.StorageNode, listErr error) managed.
 		return managed.ExternalObservation{ResourceExists: false}
 	}
 	c := xpv2.Creating()
-	c.Message = fmt.Sprintf(msgAwaitRecord, listErr, until.UTC().Format(time.RFC3339), simplyblock.ManagementIP(cr.Spec.ForProvider.NodeAddress))
+	c.Message = fmt.Sprintf(msgAwaitRecord, listErr, until.UTC().Format(time.RFC3339), simplyblock.AddressHost(cr.Spec.ForProvider.NodeAddress))
 	cr.SetConditions(c)
 	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}
 }
@@ -195,9 +197,12 @@ func (e *external) findAddTask(ctx context.Context, cr *v1alpha1.StorageNode, cl
 }
 
 // currentNode returns the node record this resource manages: the one named
-// by the external name, or else the one at the node's management address
-// (the record appears after the add task, and an add retry may replace it
-// with a new UUID). Removed records are only matched by external name.
+// by the external name, or else the one at the node's address (the record
+// appears after the add task, and an add retry may replace it with a new
+// UUID; StorageNodeDTO.IsAt says how a record is matched). Removed records
+// are only matched by external name. Several live records at the address
+// (one host can hold one per socket, storage_node_ops.py:2681) are an
+// error naming them: the user picks one with the external-name annotation.
 func (e *external) currentNode(ctx context.Context, cr *v1alpha1.StorageNode, clusterID string) (*simplyblock.StorageNodeDTO, error) {
 	if id := meta.GetExternalName(cr); id != "" {
 		n, err := e.api.GetStorageNode(ctx, clusterID, id)
@@ -212,13 +217,25 @@ func (e *external) currentNode(ctx context.Context, cr *v1alpha1.StorageNode, cl
 	if err != nil {
 		return nil, errors.Wrap(err, errListNodes)
 	}
-	host := simplyblock.ManagementIP(cr.Spec.ForProvider.NodeAddress)
+	address := cr.Spec.ForProvider.NodeAddress
+	ips := simplyblock.HostIPs(ctx, address)
+	var found []*simplyblock.StorageNodeDTO
 	for i := range nodes {
-		if nodes[i].MgmtIP == host && nodes[i].Status != simplyblock.NodeRemoved {
-			return &nodes[i], nil
+		if nodes[i].Status != simplyblock.NodeRemoved && nodes[i].IsAt(address, ips) {
+			found = append(found, &nodes[i])
 		}
 	}
-	return nil, nil
+	switch len(found) {
+	case 0:
+		return nil, nil
+	case 1:
+		return found[0], nil
+	}
+	ids := make([]string, len(found))
+	for i, n := range found {
+		ids[i] = fmt.Sprintf("%s (%s)", n.ID, n.Hostname)
+	}
+	return nil, errors.Errorf(errAmbiguous, len(found), address, strings.Join(ids, ", "), meta.AnnotationKeyExternalName)
 }
 
 // Create queues the node add and records the task id.

@@ -175,6 +175,14 @@ func withNodeStatus(s simplyblock.NodeStatus) dtoModifier {
 	return func(n *simplyblock.StorageNodeDTO) { n.Status = s }
 }
 
+func withHostname(h string) dtoModifier {
+	return func(n *simplyblock.StorageNodeDTO) { n.Hostname = h }
+}
+
+func withAddress(a string) nodeModifier {
+	return func(cr *v1alpha1.StorageNode) { cr.Spec.ForProvider.NodeAddress = a }
+}
+
 func withMgmtIP(ip string) dtoModifier {
 	return func(n *simplyblock.StorageNodeDTO) { n.MgmtIP = ip }
 }
@@ -345,6 +353,31 @@ func TestObserve(t *testing.T) {
 				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: true},
 				cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 0, nodeAddSuccess),
 					withExternalName(testNodeID), withObserved(nodeDTO()), withConditions(xpv2.Available())),
+			},
+		},
+		"RecordAtHostName": {
+			reason: "M8: a node added by DNS name is found by its hostname (the agent's host name plus _<rpc_port>, storage_node_ops.py:3184), whatever its mgmt_ip.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask:          getTask(task(simplyblock.TaskDone, 0, nodeAddSuccess)),
+				MockListStorageNodes: listNodes(nodeDTO(withNodeID("other"), withHostname("worker-2_8080")), nodeDTO(withHostname("worker-1_8080"))),
+			}},
+			args: args{cr: storageNode(withAddress("worker-1.invalid:5000"), withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 0, ""))},
+			want: want{
+				o: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: true},
+				cr: storageNode(withAddress("worker-1.invalid:5000"), withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 0, nodeAddSuccess),
+					withExternalName(testNodeID), withObserved(nodeDTO(withHostname("worker-1_8080"))), withConditions(xpv2.Available())),
+			},
+		},
+		"SeveralRecordsAtAddress": {
+			reason: "M8: one host can hold several records (storage_node_ops.py:2681); none is taken at random, the error names them.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask:          getTask(task(simplyblock.TaskDone, 0, nodeAddSuccess)),
+				MockListStorageNodes: listNodes(nodeDTO(withHostname("worker-1_8080")), nodeDTO(withNodeID("second"), withHostname("worker-1_8081"))),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 0, ""))},
+			want: want{
+				err: errors.Errorf(errAmbiguous, 2, testAddress, testNodeID+" (worker-1_8080), second (worker-1_8081)", "crossplane.io/external-name"),
+				cr:  storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 0, nodeAddSuccess)),
 			},
 		},
 		"RecordInCreationWhileTaskOpen": {

@@ -231,7 +231,7 @@ func NodeRestartAt(n Node, p sb.RestartParams) ops.Step {
 	if p.NodeAddress != nil {
 		addr = *p.NodeAddress
 	}
-	host := sb.ManagementIP(addr)
+	ips := sb.HostIPs(context.Background(), addr)
 	s := NodeRestart(n, "restart", p)
 	s.Name = "restart at " + addr
 	s.Needs.Tasks = true
@@ -261,8 +261,8 @@ func NodeRestartAt(n Node, p sb.RestartParams) ops.Step {
 	restartCheck := s.Check
 	s.Check = func(b ops.Baseline, snap *ops.Snapshot) ops.Verdict {
 		v := restartCheck(b, snap)
-		if node, _ := snap.Node(n.ID); v.Done && node.MgmtIP != host {
-			return ops.Verdict{Failure: fmt.Sprintf("node %s came back online at %s, not at %s: the backend did not move it", n.ID, node.MgmtIP, host), Reason: "MigrationFailed"}
+		if node, _ := snap.Node(n.ID); v.Done && !node.IsAt(addr, ips) {
+			return ops.Verdict{Failure: fmt.Sprintf("node %s came back online at %s, not at %s: the backend did not move it", n.ID, node.MgmtIP, sb.AddressHost(addr)), Reason: "MigrationFailed"}
 		}
 		return v
 	}
@@ -270,12 +270,12 @@ func NodeRestartAt(n Node, p sb.RestartParams) ops.Step {
 }
 
 // onlineAt skips a step of a node migration when the node is already online
-// at address's host.
+// at address's host (StorageNodeDTO.IsAt).
 func onlineAt(n Node, address string) func(s *ops.Snapshot) (bool, string) {
-	host := sb.ManagementIP(address)
+	ips := sb.HostIPs(context.Background(), address)
 	return n.skip(func(snap *ops.Snapshot) (bool, string) {
-		if node, ok := snap.Node(n.ID); ok && node.Status == sb.NodeOnline && node.MgmtIP == host {
-			return true, fmt.Sprintf("node %s is already online at %s", n.ID, host)
+		if node, ok := snap.Node(n.ID); ok && node.Status == sb.NodeOnline && node.IsAt(address, ips) {
+			return true, fmt.Sprintf("node %s is already online at %s", n.ID, sb.AddressHost(address))
 		}
 		return false, ""
 	})
