@@ -503,6 +503,11 @@ func TestClusterShutdownStartRemovedRecord(t *testing.T) {
 			call(t, s, adminToken, "DELETE", nodePath(cid, removed)+"/", nil)
 			waitNode(t, s, cid, removed, sb.NodeRemoved)
 			waitCluster(t, s, cid, sb.ClusterActive)
+			// The removal's second attempt finds the node removed (M11).
+			eventually(t, "the node_removal task done", func() bool {
+				x := tasksOf(s, cid, sb.TaskFunctionNodeRemoval)
+				return len(x) == 1 && x[0].Status == sb.TaskDone
+			})
 			before := len(nodeHistory(s, cid, removed))
 			call(t, s, adminToken, "POST", base(cid)+"/shutdown", nil)
 			eventually(t, "all records offline", func() bool {

@@ -98,7 +98,7 @@ func (s *Simulator) createCluster(req *request) {
 	if p.ProvCapCrit == 0 {
 		p.ProvCapCrit = 190
 	}
-	c := &clusterState{id: id, name: p.Name, status: sb.ClusterUnready, params: p, secret: randomSecret(), created: s.clk.now()}
+	c := &clusterState{id: id, name: p.Name, status: sb.ClusterUnready, params: p, secret: randomSecret(), created: s.clk.now(), mode: ModeKubernetes}
 	s.m.clusters = append(s.m.clusters, c)
 	s.clusterCreatedEventLocked(c)
 	dto := c.dto()

@@ -25,6 +25,7 @@ type clusterState struct {
 	params  sb.ClusterParams
 	secret  string
 	created time.Time
+	mode    string // ModeKubernetes (default) or ModeDocker
 
 	// activatedNodeIDs is recorded at the end of a successful activation or
 	// expansion; nil means "never activated".
@@ -254,7 +255,7 @@ func isMigrationFn(fn string) bool {
 // fn, which makes any response containing such a task a 500.
 func taskFnOutsideDTOEnum(fn string) bool {
 	switch fn {
-	case sb.TaskFunctionClusterExpand, sb.TaskFunctionNodeRemoval, "lvol_sync_op", "lvol_batch_migration", "replication_final", "fdb_backup":
+	case sb.TaskFunctionClusterExpand, sb.TaskFunctionNodeRemoval, "lvol_sync_op", "lvol_batch_migration", "replication_final", taskFdbBackup:
 		return true
 	}
 	return false

@@ -303,6 +303,7 @@ func (s *Simulator) capacityMonitorLocked(c *clusterState, now time.Time) {
 	if now.Sub(c.lastCapCheck) < capMonitorInterval {
 		return
 	}
+	s.fdbBackupLocked(c, now)
 	s.capacityEventsLocked(c, now)
 	if crit := c.params.CapCrit; crit > 0 {
 		switch {
@@ -379,5 +380,32 @@ func (s *Simulator) driveSuspendRecoveryLocked(c *clusterState, nodes []*nodeSta
 	if drained {
 		c.suspendDrainComplete = true
 		s.logf("monitor: cluster %s drained to all-offline; suspend-recovery auto-restart unpaused", c.id)
+	}
+}
+
+// fdbBackupLocked is create_fdb_backup_if_needed (CAP:17-26, FBC:176-203),
+// the capacity monitor's first step for each cluster: on a docker-mode
+// cluster a fdb_backup task when it has none, or when the newest is done and
+// older than backup_frequency_seconds (3 h, models/cluster.py:242). Nothing
+// is logged (no "Task created", TC:310-311). Its runner
+// (tasks_runner_fdb_backup.py:30-37) ends it "Backup created" by the next
+// cycle. A stored fdb_backup task makes GET /tasks/ answer 500 (DTO:70-88),
+// so on a docker-mode cluster the task list is never readable.
+func (s *Simulator) fdbBackupLocked(c *clusterState, now time.Time) {
+	if c.mode != ModeDocker {
+		return
+	}
+	var last *taskState
+	for _, t := range s.m.clusterTasks(c.id) {
+		if t.fn == taskFdbBackup {
+			last = t
+		}
+	}
+	switch {
+	case last == nil || last.status == sb.TaskDone && now.Sub(last.date) > fdbBackupEvery:
+		s.m.tasks = append(s.m.tasks, &taskState{id: newID(), clusterID: c.id, fn: taskFdbBackup, status: sb.TaskNew,
+			maxRetry: 8, params: map[string]any{}, date: now})
+	case last.status != sb.TaskDone:
+		last.status, last.result = sb.TaskDone, "Backup created"
 	}
 }

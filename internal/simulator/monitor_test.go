@@ -505,3 +505,35 @@ func TestAutoActivationWaitsForUnreachable(t *testing.T) {
 		t.Errorf("-want, +got:\n%s", diff)
 	}
 }
+
+// M5: on a docker-mode cluster the capacity monitor keeps an fdb_backup
+// task (cap_monitor.py:17-26, fdb_backup_controller.py:176-203), outside the
+// TaskDTO's Literal (_dtos.py:70-88), so GET /tasks/ answers 500 for good; a
+// kubernetes-mode cluster gets none (fdb_backup_controller.py:184-186).
+func TestDockerModeTaskList(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		mode   string
+		want   int
+	}{
+		"Docker":     {"CAP:17-26: an fdb_backup task, so the list is a 500.", ModeDocker, 500},
+		"Kubernetes": {"FBC:184-186: the operator takes the backups.", ModeKubernetes, 200},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := newSim(t)
+			cid, _, _ := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive, Mode: tc.mode})
+			eventually(t, "a capacity monitor cycle", func() bool {
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				return !s.m.cluster(cid).lastCapCheck.IsZero()
+			})
+			if got := call(t, s, adminToken, "GET", base(cid)+"/tasks/", nil).status; got != tc.want {
+				t.Errorf("\n%s\nGET /tasks/ answered %d, want %d", tc.reason, got, tc.want)
+			}
+			if tc.mode == ModeDocker && hasEvent(s, cid, "Task created") {
+				t.Errorf("\n%s\nan fdb_backup task logs no Task created (TC:310-311)", tc.reason)
+			}
+		})
+	}
+}

@@ -28,6 +28,8 @@ const (
 	nodeBackOnline      = "canceled: node back online"
 	restartClaimTTL     = 180 * time.Second
 	taskLeaseTTL        = 180 * time.Second // TASK_LEASE_TTL_SEC (constants.py:189)
+	fdbBackupEvery      = 3 * time.Hour     // backup_frequency_seconds (models/cluster.py:242)
+	taskFdbBackup       = "fdb_backup"
 	inShutdownReconcile = 120 * time.Second
 )
 
@@ -126,16 +128,18 @@ const (
 	addRefuse             // add_node returns False: the task retries
 )
 
-// addNodePrecheckLocked applies add_node's refusals (SNO:2627-3646).
+// addNodePrecheckLocked applies add_node's refusals (SNO:2627-3646). A
+// record at the same api_endpoint (the simulator's one slot per host) in
+// any status but in_creation, removed and offline included, makes add_node
+// skip the slot and still return "Success" (SNO:3011-3062, 3645): re-adding
+// a host the cluster has a record of adds nothing. The SSD-classified path's
+// "conflict" (SNO:2870-2916) needs ssd_pcis in the node's config, which the
+// simulator's hosts do not report.
 func (s *Simulator) addNodePrecheckLocked(c *clusterState, addr string, expand bool) (addOutcome, string) {
-	for _, n := range s.m.liveNodes(c.id) {
-		if n.address == addr && n.status == sb.NodeOnline {
-			return addSkip, ""
-		}
-	}
-	for _, n := range s.m.liveNodes(c.id) {
+	for _, n := range s.m.clusterNodes(c.id) {
 		if n.address == addr && n.status != sb.NodeInCreation {
-			return addRefuse, fmt.Sprintf("host %s is already owned by node %s in state %s", addr, n.id, n.status)
+			s.logf("add node %s: node %s already present (status %s); skipping duplicate add", addr, n.id, n.status)
+			return addSkip, ""
 		}
 	}
 	if !expand {
@@ -534,46 +538,93 @@ func (s *Simulator) deleteNode(req *request) {
 	req.w.WriteHeader(http.StatusNoContent)
 }
 
-// runNodeRemovalTask: in_shutdown -> offline -> removed; the cluster is
-// in_shrink (GET answers 500) for the whole attempt.
+// runNodeRemovalTask is the node-removal runner (RNR:21-64) over
+// node_removal_orchestrate (SNO:3895-3969), one attempt per runner tick. An
+// attempt returns at once when the node is already removed ("Node
+// removed"); else it sets the cluster in_shrink (GET answers 500), shuts the
+// node down (gracefully unless force_remove: a refusal ends the attempt),
+// tears its replicas down, sets it removed, then starts the decommission of
+// its devices, whose failure migrations outlast the attempt; it always
+// restores the cluster's previous status. An attempt that did not finish
+// ends "removal in progress, retrying", suspended, and counts a retry.
 func (s *Simulator) runNodeRemovalTask(tid string) {
-	if !s.sleep(taskPoll) {
-		return
+	for s.sleep(taskPoll) {
+		s.mu.Lock()
+		t := s.m.task(tid)
+		if t == nil || t.status == sb.TaskDone {
+			s.mu.Unlock()
+			return
+		}
+		c, n := s.m.cluster(t.clusterID), s.m.node(t.nodeID)
+		switch {
+		case t.canceled:
+			t.status, t.result, t.running = sb.TaskDone, "canceled", false
+		case c != nil && c.status == sb.ClusterInActivation:
+			t.status, t.result = sb.TaskSuspended, "cluster is in_activation, waiting"
+			s.mu.Unlock()
+			continue
+		case c == nil || n == nil || n.status == sb.NodeRemoved:
+			// "node not found" is False in sbcli and retried forever; the
+			// simulator ends it.
+			t.status, t.result, t.running = sb.TaskDone, "Node removed", false
+		}
+		if t.status == sb.TaskDone {
+			s.mu.Unlock()
+			return
+		}
+		t.status = sb.TaskRunning
+		s.mu.Unlock()
+		if s.removalAttempt(t.id) {
+			continue
+		}
+		s.mu.Lock()
+		if t := s.m.task(tid); t != nil && t.status != sb.TaskDone {
+			t.status, t.result = sb.TaskSuspended, "removal in progress, retrying"
+			t.retry++
+		}
+		s.mu.Unlock()
 	}
+}
+
+// removalAttempt is one node_removal_orchestrate pass on a node that is not
+// removed yet; it reports whether the node is fully removed (never here:
+// its device migrations are still running when the attempt ends).
+func (s *Simulator) removalAttempt(tid string) bool {
 	s.mu.Lock()
 	t := s.m.task(tid)
-	if t == nil {
-		s.mu.Unlock()
-		return
-	}
 	c, n := s.m.cluster(t.clusterID), s.m.node(t.nodeID)
-	if c == nil || n == nil {
-		t.status, t.running = sb.TaskDone, false
-		s.mu.Unlock()
-		return
-	}
-	t.status = sb.TaskRunning
 	prev := c.status
-	s.setClusterStatusLocked(c, sb.ClusterInShrink, "tasks_runner")
-	n.autoRestartDisabled = true
-	s.setNodeStatusLocked(n, sb.NodeInShutdown)
-	// Phase 1 is a graceful shutdown unless force_remove (SNO:3928-3937):
-	// its Loop 1 sets the devices unavailable.
-	if force, _ := t.params["force_remove"].(bool); !force {
-		s.devicesUnavailableLocked(n)
+	restore := func() {
+		if c := s.m.cluster(t.clusterID); c != nil && c.status == sb.ClusterInShrink {
+			s.setClusterStatusLocked(c, prev, "remove")
+		}
 	}
-	d1, d2 := s.randDurLocked(nodeKillMin, nodeKillMax), s.randDurLocked(removalMigrateMin, removalMigrateMax)
+	s.setClusterStatusLocked(c, sb.ClusterInShrink, "remove")
+	var finish func() bool
+	if n.status == sb.NodeOnline || n.status == sb.NodeSuspended {
+		// Phase 1: shutdown_storage_node(force=force_remove)
+		// (SNO:3928-3937).
+		force, _ := t.params["force_remove"].(bool)
+		if !force {
+			if reason := s.shutdownPreconditionsLocked(n.id); reason != "" {
+				s.logf("removal of %s: shutdown refused: %s", n.id, reason)
+				restore()
+				s.mu.Unlock()
+				return false
+			}
+			// A graceful shutdown's Loop 1 sets the devices unavailable.
+			s.devicesUnavailableLocked(n)
+		}
+		finish = s.beginForceShutdownLocked(n, false, false)
+	}
+	d := s.randDurLocked(removalMigrateMin, removalMigrateMax)
 	s.mu.Unlock()
-	if !s.sleep(d1) {
-		return
+	if finish != nil && !finish() {
+		return false
 	}
-	s.mu.Lock()
-	if n := s.m.node(t.nodeID); n != nil {
-		s.setNodeStatusLocked(n, sb.NodeOffline)
-	}
-	s.mu.Unlock()
-	if !s.sleep(d2) {
-		return
+	// Phases 3a-4: replicas torn down and relocated (SNO:3941-3950).
+	if !s.sleep(d) {
+		return false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -582,12 +633,10 @@ func (s *Simulator) runNodeRemovalTask(tid string) {
 		n.secondaryNodeID = ""
 		n.decommissioned = true
 		s.setNodeStatusLocked(n, sb.NodeRemoved)
-		// The devices are decommissioned after the node is removed
-		// (SNO:3956-3964).
+		// Phase 5 after the node is removed (SNO:3956-3964): the devices
+		// are failed and migrated, which takes longer than the attempt.
 		s.devicesDecommissionLocked(n)
 	}
-	if c := s.m.cluster(t.clusterID); c != nil && c.status == sb.ClusterInShrink {
-		s.setClusterStatusLocked(c, prev, "tasks_runner")
-	}
-	t.status, t.result, t.running = sb.TaskDone, "Done", false
+	restore()
+	return false
 }

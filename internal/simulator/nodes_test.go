@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +105,23 @@ func TestNodeAdd(t *testing.T) {
 		}
 		if n := s.Nodes(cid); len(n) != 1 || len(seen) != 3 {
 			t.Errorf("each attempt replaces the in_creation record with a new UUID: want 1 record, 3 ids seen; got %d records, %d ids", len(n), len(seen))
+		}
+	})
+
+	// M17: a record at the same endpoint in any status but in_creation
+	// makes add_node skip the slot and return "Success" (SNO:3011-3062,
+	// 3645).
+	t.Run("KnownHostAddsNothing", func(t *testing.T) {
+		for _, st := range []sb.NodeStatus{sb.NodeRemoved, sb.NodeOffline} {
+			s := newSim(t)
+			cid, _, nodes := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive})
+			setNode(s, nodes[2], st)
+			tid := strings.Trim(string(addNode(t, s, cid, "10.0.0.12:5000", true, "").body), `"`)
+			eventually(t, "task done", func() bool { return taskByID(s, cid, tid).Status == sb.TaskDone })
+			task := taskByID(s, cid, tid)
+			if diff := cmp.Diff([]any{"Node add result: Success", int64(0), 3}, []any{task.FunctionResult, task.Retry, len(s.Nodes(cid))}); diff != "" {
+				t.Errorf("a host whose record is %s: the add succeeds and adds no record: -want, +got:\n%s", st, diff)
+			}
 		}
 	})
 
@@ -492,4 +510,58 @@ func TestNodePromote(t *testing.T) {
 	if n := nodeByID(s, cid, nodes[0]); n.Status != sb.NodeOnline {
 		t.Errorf("promote changed the node's status to %s", n.Status)
 	}
+}
+
+// M11: the node-removal runner's attempts (RNR:21-64,
+// SNO:3895-3969): the first sets in_shrink, shuts the node down, sets it
+// removed, starts the device decommission and restores the cluster status,
+// ending "removal in progress, retrying"; the next finds the node removed,
+// "Node removed". A graceful phase-1 shutdown that is refused ends an
+// attempt without removing anything.
+func TestNodeRemovalAttempts(t *testing.T) {
+	t.Run("TwoAttempts", func(t *testing.T) {
+		s := newSim(t)
+		cid, _, nodes := s.Seed(SeedCluster{Nodes: 4, Status: sb.ClusterActive})
+		call(t, s, adminToken, "DELETE", nodePath(cid, nodes[3])+"/", nil)
+		var attempts []string
+		eventually(t, "the node_removal task done", func() bool {
+			x := tasksOf(s, cid, sb.TaskFunctionNodeRemoval)
+			if len(x) == 1 && (len(attempts) == 0 || attempts[len(attempts)-1] != x[0].FunctionResult) && x[0].FunctionResult != "" {
+				attempts = append(attempts, x[0].FunctionResult)
+			}
+			return len(x) == 1 && x[0].Status == sb.TaskDone
+		})
+		got := tasksOf(s, cid, sb.TaskFunctionNodeRemoval)[0]
+		if diff := cmp.Diff([]any{"Node removed", int64(1)}, []any{got.FunctionResult, got.Retry}); diff != "" {
+			t.Errorf("RNR:49-62: the second attempt finds the node removed: -want, +got:\n%s", diff)
+		}
+		// The monitor may then see the removed node's devices migrating
+		// (degraded, MON:315-324).
+		if h := statusHistory(s, cid); len(h) < 2 || !cmp.Equal(h[:2], []string{"active>in_shrink", "in_shrink>active"}) || slices.Contains(h[2:], "active>in_shrink") {
+			t.Errorf("SNO:3917-3969: in_shrink for the first attempt only, then restored: %v", h)
+		}
+	})
+	t.Run("GracefulShutdownRefused", func(t *testing.T) {
+		s := newSim(t)
+		cid, _, nodes := s.Seed(SeedCluster{Nodes: 4, Status: sb.ClusterActive})
+		s.mu.Lock()
+		s.newTaskLocked(cid, nodes[3], sb.TaskFunctionNodeRemoval, -1, map[string]any{"force_remove": false})
+		t0 := s.m.clusterTasks(cid)[0]
+		t0.running = true
+		// An open node_restart task of the node refuses the graceful
+		// shutdown (SNO:5842-5848).
+		s.newTaskLocked(cid, nodes[3], sb.TaskFunctionNodeRestart, nodeAddMaxRetry, map[string]any{})
+		s.mu.Unlock()
+		s.spawn(func(_ ctxT) { s.runNodeRemovalTask(t0.id) })
+		eventually(t, "an attempt refused", func() bool {
+			x := tasksOf(s, cid, sb.TaskFunctionNodeRemoval)
+			return len(x) == 1 && x[0].Retry >= 1
+		})
+		if got := nodeByID(s, cid, nodes[3]).Status; got != sb.NodeOnline {
+			t.Errorf("SNO:3928-3937: a refused shutdown leaves the node %s, want online", got)
+		}
+		if x := tasksOf(s, cid, sb.TaskFunctionNodeRemoval)[0]; x.FunctionResult != "removal in progress, retrying" || x.Status == sb.TaskDone {
+			t.Errorf("RNR:58-62: the attempt is retried: %+v", x)
+		}
+	})
 }

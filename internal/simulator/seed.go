@@ -29,7 +29,18 @@ type SeedCluster struct {
 	// since: the monitor deleted its events (MON:804-810), so its log is
 	// empty and answers 500 until it logs again (C/:203-206).
 	LogExpired bool `json:"log_expired,omitempty"`
+	// Mode is the cluster's deployment mode: ModeKubernetes (default) or
+	// ModeDocker, whose capacity monitor keeps an fdb_backup task (one done
+	// an hour ago is seeded), so that GET /tasks/ always answers 500
+	// (backend-contract.md M5).
+	Mode string `json:"mode,omitempty"`
 }
+
+// Deployment modes of a cluster (models/cluster.py:139).
+const (
+	ModeKubernetes = "kubernetes"
+	ModeDocker     = "docker"
+)
 
 // SeedResult is what Seed created.
 type SeedResult struct {
@@ -85,7 +96,11 @@ func (s *Simulator) seed(sc SeedCluster) SeedResult {
 	if sc.LogExpired {
 		long = now.Add(-eventRetention - 24*time.Hour)
 	}
-	c := &clusterState{id: newID(), name: sc.Name, status: status, params: p, secret: randomSecret(), created: long}
+	mode := sc.Mode
+	if mode == "" {
+		mode = ModeKubernetes
+	}
+	c := &clusterState{id: newID(), name: sc.Name, status: status, params: p, secret: randomSecret(), created: long, mode: mode}
 	s.m.clusters = append(s.m.clusters, c)
 	// The cluster was created long ago: so was its event (OPS:704), unless
 	// the monitor has deleted it since.
@@ -119,6 +134,11 @@ func (s *Simulator) seed(sc SeedCluster) SeedResult {
 	}
 	if status == sb.ClusterInActivation {
 		c.heartbeat, c.activationStart = now, now
+	}
+	if mode == ModeDocker {
+		// Its capacity monitor has been taking backups (fdbBackupLocked).
+		s.m.tasks = append(s.m.tasks, &taskState{id: newID(), clusterID: c.id, fn: taskFdbBackup, status: sb.TaskDone,
+			result: "Backup created", maxRetry: 8, params: map[string]any{}, date: now.Add(-time.Hour)})
 	}
 	return SeedResult{ClusterID: c.id, Secret: c.secret, NodeIDs: ids}
 }

@@ -179,11 +179,12 @@ func TestClusterOpsTypes(t *testing.T) {
 		if _, ok := cases[string(typ)]; !ok {
 			t.Errorf("type %s of the ClusterOps table has no case here", typ)
 		}
-		// The same on a cluster quiet for 30 days, whose log is empty and
-		// answers 500 (backend-contract.md C4): no step may need the log.
+		// The same on a docker-mode cluster quiet for 30 days, whose log is
+		// empty and answers 500 (backend-contract.md C4) and whose task
+		// list answers 500 (M5): no step may need the log or the task list.
 		quiet := cases[string(typ)]
-		quiet.reason += " On a cluster whose log is empty (HTTP 500)."
-		quiet.seed.LogExpired = true
+		quiet.reason += " On a docker-mode cluster whose log is empty and whose task list cannot be read (HTTP 500)."
+		quiet.seed = quietSeed(quiet.seed, true)
 		cases[string(typ)+"OnAQuietCluster"] = quiet
 	}
 	for name, tc := range cases {
@@ -233,18 +234,35 @@ func TestClusterOpsTypes(t *testing.T) {
 
 // expectEmptyLog checks that cluster id's log is empty now, and, at the end
 // of the test, that the provider's first read of it (if any) answered 500.
+// quietSeed makes seed, when quiet, a docker-mode cluster quiet for 30
+// days: an empty log and a task list that answers 500.
+func quietSeed(seed simulator.SeedCluster, quiet bool) simulator.SeedCluster {
+	if quiet {
+		seed.LogExpired, seed.Mode = true, simulator.ModeDocker
+	}
+	return seed
+}
+
+// expectEmptyLog checks that cluster id's log is empty now, and at the end
+// of the test that the provider's first read of it answered 500 and that
+// every read of its task list did too.
 func expectEmptyLog(t *testing.T, sim *simulator.Simulator, id string) {
 	t.Helper()
 	if evs := sim.Log(id); len(evs) != 0 {
 		t.Fatalf("cluster %s's log holds %d entries, want none", id, len(evs))
 	}
 	t.Cleanup(func() {
+		firstLog := true
 		for _, e := range sim.Journal() {
-			if e.Method == "GET" && strings.HasSuffix(e.Path, "/clusters/"+id+"/logs") {
+			switch {
+			case e.Method != "GET":
+			case firstLog && strings.HasSuffix(e.Path, "/clusters/"+id+"/logs"):
+				firstLog = false
 				if e.Status != 500 {
 					t.Errorf("the provider's first read of cluster %s's empty log answered %d, want 500", id, e.Status)
 				}
-				return
+			case strings.HasSuffix(e.Path, "/clusters/"+id+"/tasks/") && e.Status != 500:
+				t.Errorf("a read of docker-mode cluster %s's task list answered %d, want 500", id, e.Status)
 			}
 		}
 	})

@@ -125,10 +125,11 @@ func TestStorageNodeOpsTypes(t *testing.T) {
 		if _, ok := cases[string(typ)]; !ok {
 			t.Errorf("type %s of the StorageNodeOps table has no case here", typ)
 		}
-		// The same on a cluster quiet for 30 days, whose log is empty and
-		// answers 500 (backend-contract.md C4): no step may need the log.
+		// The same on a docker-mode cluster quiet for 30 days, whose log is
+		// empty and answers 500 (backend-contract.md C4) and whose task
+		// list answers 500 (M5): no step may need the log or the task list.
 		quiet := cases[string(typ)]
-		quiet.reason += " On a cluster whose log is empty (HTTP 500)."
+		quiet.reason += " On a docker-mode cluster whose log is empty and whose task list cannot be read (HTTP 500)."
 		quiet.quiet = true
 		cases[string(typ)+"OnAQuietCluster"] = quiet
 	}
@@ -136,7 +137,7 @@ func TestStorageNodeOpsTypes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, harnessOptions{})
-			id, nodes := h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive, LogExpired: tc.quiet})
+			id, nodes := h.importCluster("demo", quietSeed(simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive}, tc.quiet))
 			if tc.quiet {
 				expectEmptyLog(t, h.sim, id)
 			}

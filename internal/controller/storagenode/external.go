@@ -40,6 +40,9 @@ const (
 	errListTasks   = "cannot list tasks to find the node's node_add task"
 	errAddFailed   = "the backend's node_add task %s ended without adding the node: %s; " +
 		"fix the cause, then delete this StorageNode and create it again to retry"
+	errAddedNothing = "the backend's node_add task %s ended %q, but no live node record is at %s: the backend skips an add for a host " +
+		"it already has a record of, a removed one included (docs/backend.md, \"Node identity\"); delete this StorageNode, or, if the record is " +
+		"there under another address, set the annotation %s to its id"
 	errAddNode      = "cannot add storage node"
 	errMayHaveAdded = "the add may have reached the backend; the provider adopts the node at %s if it appears"
 	errDeleteNode   = "cannot remove storage node"
@@ -126,6 +129,9 @@ func (e *external) observeWithoutRecord(cr *v1alpha1.StorageNode) (managed.Exter
 		return managed.ExternalObservation{ResourceExists: false}, nil
 	case addFailed(cr):
 		return managed.ExternalObservation{}, errors.Errorf(errAddFailed, task.ID, task.Result)
+	case task != nil && taskFinished(task.Status):
+		return managed.ExternalObservation{}, errors.Errorf(errAddedNothing, task.ID, task.Result,
+			cr.Spec.ForProvider.NodeAddress, meta.AnnotationKeyExternalName)
 	default:
 		// The add is in progress: the node exists as far as the reconciler
 		// is concerned, so Create is not called again.

@@ -368,6 +368,18 @@ func TestObserve(t *testing.T) {
 					withExternalName(testNodeID), withObserved(nodeDTO(withHostname("worker-1_8080"))), withConditions(xpv2.Available())),
 			},
 		},
+		"AddSkippedForAKnownHost": {
+			reason: "M17: the backend skips an add for a host it has a record of, removed included, and still ends the task Success (storage_node_ops.py:3011-3062, 3645): an error says so instead of waiting forever.",
+			fields: fields{api: &fake.MockClient{
+				MockGetTask:          getTask(task(simplyblock.TaskDone, 0, nodeAddSuccess)),
+				MockListStorageNodes: listNodes(nodeDTO(withNodeStatus(simplyblock.NodeRemoved))),
+			}},
+			args: args{cr: storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskRunning, 0, ""))},
+			want: want{
+				err: errors.Errorf(errAddedNothing, testTaskID, nodeAddSuccess, testAddress, "crossplane.io/external-name"),
+				cr:  storageNode(withAddTaskAnnotation(testTaskID), withAddTask(simplyblock.TaskDone, 0, nodeAddSuccess)),
+			},
+		},
 		"SeveralRecordsAtAddress": {
 			reason: "M8: one host can hold several records (storage_node_ops.py:2681); none is taken at random, the error names them.",
 			fields: fields{api: &fake.MockClient{
