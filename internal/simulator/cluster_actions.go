@@ -494,7 +494,7 @@ func (s *Simulator) postRebalance(req *request) {
 	s.mu.Lock()
 	for _, n := range s.m.liveNodes(cid) {
 		if n.status == sb.NodeOnline || n.status == sb.NodeDown {
-			s.addMigrationTasksLocked(cid, n.id)
+			s.addMigrationTasksLocked(cid)
 		}
 	}
 	s.mu.Unlock()

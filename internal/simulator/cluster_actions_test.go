@@ -531,3 +531,49 @@ func TestClusterShutdownStartRemovedRecord(t *testing.T) {
 		})
 	}
 }
+
+// M15: rebalance queues migrations over lvstores only (TC:315-352,
+// OPS:2793-2797), and migration runners wait while a cluster_expand task is
+// open (TC:784-800) or the cluster is not operable
+// (tasks_runner_migration.py:90-96), so is_re_balancing stays true.
+func TestRebalanceOverLVStores(t *testing.T) {
+	t.Run("UnreadyClusterGetsNothing", func(t *testing.T) {
+		s := newSim(t)
+		cid, _, _ := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterUnready})
+		if r := call(t, s, adminToken, "POST", base(cid)+"/rebalance", nil); r.status != 204 {
+			t.Fatalf("rebalance: %s", r)
+		}
+		if got := len(s.Tasks(cid)); got != 0 {
+			t.Errorf("TC:329-334: nodes without an lvstore get no device_migration, and no master without subtasks; got %d tasks", got)
+		}
+	})
+	t.Run("DefersWhileExpanding", func(t *testing.T) {
+		s := newSim(t)
+		cid, _, nodes := s.Seed(SeedCluster{Nodes: 3, Status: sb.ClusterActive})
+		s.mu.Lock()
+		expand := s.newTaskLocked(cid, nodes[0], sb.TaskFunctionClusterExpand, -1, map[string]any{})
+		s.mu.Unlock()
+		call(t, s, adminToken, "POST", base(cid)+"/rebalance", nil)
+		eventually(t, "a deferred migration", func() bool {
+			for _, x := range tasksOf(s, cid, sb.TaskFunctionDeviceMigration) {
+				if x.FunctionResult == "cluster expansion in progress, deferring" {
+					return true
+				}
+			}
+			return false
+		})
+		time.Sleep(20 * time.Millisecond) // longer than a migration at test speed
+		if c, _ := s.Cluster(cid); !c.IsReBalancing {
+			t.Errorf("MON:826-852: the deferred migrations keep is_re_balancing true")
+		}
+		s.mu.Lock()
+		expand.status = sb.TaskDone
+		s.mu.Unlock()
+		eventually(t, "the migrations done", func() bool { c, _ := s.Cluster(cid); return !c.IsReBalancing })
+		for _, x := range tasksOf(s, cid, sb.TaskFunctionDeviceMigration) {
+			if x.Status != sb.TaskDone || x.Retry != 0 {
+				t.Errorf("TC:784-800: a deferral counts no retry: %+v", x)
+			}
+		}
+	})
+}

@@ -44,7 +44,7 @@ func (s *Simulator) monitorTick() {
 			n.outageUntil = time.Time{}
 			s.setNodeStatusLocked(n, sb.NodeOnline)
 			if s.devicesReadmitLocked(n) {
-				s.addMigrationTasksLocked(n.clusterID, n.id)
+				s.addMigrationTasksLocked(n.clusterID)
 			}
 		}
 	}

@@ -481,7 +481,7 @@ func (s *Simulator) restartAttempt(id string, force, injectFail bool, addr, ownT
 	n.outageUntil = time.Time{}
 	s.devicesRestartedLocked(n)
 	s.setNodeStatusLocked(n, sb.NodeOnline)
-	s.addMigrationTasksLocked(n.clusterID, n.id)
+	s.addMigrationTasksLocked(n.clusterID)
 	return restartOK
 }
 

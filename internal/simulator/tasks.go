@@ -77,22 +77,34 @@ func (s *Simulator) activeNodeTasksLocked(n *nodeState) []*taskState {
 	return out
 }
 
-// addMigrationTasksLocked queues a hidden device_migration task for the
-// node (deduplicated while open) under the cluster's balancing_on_restart
-// master (reused while open), as rebalance and a successful restart do.
-func (s *Simulator) addMigrationTasksLocked(cid, nodeID string) {
-	if s.m.openTask(cid, sb.TaskFunctionDeviceMigration, nodeID) != nil {
+// addMigrationTasksLocked is add_device_mig_task_for_node (TC:315-352),
+// as rebalance, a restart and a device re-admission call it: whichever node
+// it is called for, a hidden device_migration task (no event) for every
+// node that is not removed and has an lvstore (one distrib each in the
+// simulator) and has none open, under the cluster's balancing_on_restart
+// master (reused while open), which is created only when a subtask was. A
+// cluster without lvstores (unready) gets nothing.
+func (s *Simulator) addMigrationTasksLocked(cid string) {
+	var subs []*taskState
+	for _, n := range s.m.clusterNodes(cid) {
+		if n.status == sb.NodeRemoved || !n.hasLVStore || s.m.openTask(cid, sb.TaskFunctionDeviceMigration, n.id) != nil {
+			continue
+		}
+		subs = append(subs, s.newTaskLocked(cid, n.id, sb.TaskFunctionDeviceMigration, -1, map[string]any{"distr_name": "distrib_" + n.id[:8]}))
+	}
+	if len(subs) == 0 {
 		return
 	}
 	master := s.m.openTask(cid, sb.TaskFunctionBalancingOnRestart, "")
 	if master == nil {
 		master = s.newTaskLocked(cid, "", sb.TaskFunctionBalancingOnRestart, -1, map[string]any{})
 	}
-	sub := s.newTaskLocked(cid, nodeID, sb.TaskFunctionDeviceMigration, -1, map[string]any{"master_task_id": master.id})
-	sub.parentID = master.id
-	sub.running = true
+	for _, sub := range subs {
+		sub.parentID, sub.running = master.id, true
+		id := sub.id
+		s.spawn(func(_ ctxT) { s.runMigrationTask(id) })
+	}
 	s.updateMasterLocked(master.id)
-	s.spawn(func(_ ctxT) { s.runMigrationTask(sub.id) })
 }
 
 // addFailedMigrationTasksLocked queues device d's failure migration on
@@ -129,16 +141,42 @@ func (s *Simulator) failedMigrationDoneLocked(cid, deviceID string) {
 	}
 }
 
-// runMigrationTask: new -> running (minutes) -> done.
+// runMigrationTask: new -> running (minutes) -> done. It waits, suspended,
+// while the cluster is not active, degraded or read_only ("cluster is not
+// active, retrying", a retry counted) and while a cluster_expand task is
+// open ("cluster expansion in progress, deferring", none counted)
+// (tasks_runner_migration.py:90-103, TC:784-800).
 func (s *Simulator) runMigrationTask(tid string) {
-	if !s.sleep(taskPoll) {
-		return
-	}
-	s.mu.Lock()
-	t := s.m.task(tid)
-	if t == nil || t.status == sb.TaskDone {
+	var t *taskState
+	for {
+		if !s.sleep(taskPoll) {
+			return
+		}
+		s.mu.Lock()
+		t = s.m.task(tid)
+		if t == nil || t.status == sb.TaskDone {
+			s.mu.Unlock()
+			return
+		}
+		c := s.m.cluster(t.clusterID)
+		if c == nil {
+			s.mu.Unlock()
+			return
+		}
+		switch {
+		case c.status != sb.ClusterActive && c.status != sb.ClusterDegraded && c.status != sb.ClusterReadOnly:
+			t.status, t.result = sb.TaskSuspended, "cluster is not active, retrying"
+			t.retry++
+		case s.m.openTask(c.id, sb.TaskFunctionClusterExpand, "") != nil:
+			t.status, t.result = sb.TaskSuspended, "cluster expansion in progress, deferring"
+		default:
+			t.result = ""
+		}
+		if t.result == "" {
+			break
+		}
+		s.updateMasterLocked(t.parentID)
 		s.mu.Unlock()
-		return
 	}
 	t.status = sb.TaskRunning
 	s.updateMasterLocked(t.parentID)
