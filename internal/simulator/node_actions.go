@@ -489,7 +489,8 @@ func (s *Simulator) restartAttempt(id string, force, injectFail bool, addr, ownT
 // node_restart task after delay: every attempt is forced and never passes a
 // node_address (RR:589). In order: max retries reached ends the task and
 // sets the node offline; a removed or schedulable node ends it "Node is
-// <status>, stopping", an online one "Node is online"; a peer restarting or
+// <status>, stopping", an online one "Node is online", one in_restart when
+// the task is not running yet "Node is restarting"; a peer restarting or
 // shutting down defers without consuming a retry; an unreachable host
 // consumes one ("Node is unreachable, retry"); a node that is not offline
 // is force-shut-down first; a restart that does not end online consumes one.
@@ -527,6 +528,8 @@ func (s *Simulator) runNodeRestartTask(tid string, delay time.Duration) {
 			finish("Node is online")
 		case t.canceled:
 			finish("canceled")
+		case t.status != sb.TaskRunning && n.status == sb.NodeInRestart:
+			finish("Node is restarting")
 		}
 		if t.status == sb.TaskDone {
 			s.mu.Unlock()
