@@ -286,7 +286,7 @@ func (s *Simulator) requeueAutoRestartsLocked(c *clusterState, nodes []*nodeStat
 				continue
 			}
 		}
-		t := s.newTaskLocked(c.id, n.id, sb.TaskFunctionNodeRestart, nodeAddMaxRetry, map[string]any{"node_id": n.id})
+		t := s.newTaskLocked(c.id, n.id, sb.TaskFunctionNodeRestart, nodeAddMaxRetry, map[string]any{})
 		t.running = true
 		s.logf("monitor: node %s is %s, queued node_restart %s", n.id, n.status, t.id)
 		s.spawn(func(_ ctxT) { s.runNodeRestartTask(t.id, taskPoll) })

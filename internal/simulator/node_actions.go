@@ -342,7 +342,7 @@ func (s *Simulator) restartNode(id string, force, injectFail bool, addr string) 
 	if n.status != sb.NodeInRestart && n.status != sb.NodeInShutdown {
 		t := s.activeNodeRestartTaskLocked(n)
 		if t == nil {
-			t = s.newTaskLocked(n.clusterID, id, sb.TaskFunctionNodeRestart, nodeAddMaxRetry, map[string]any{"node_id": id})
+			t = s.newTaskLocked(n.clusterID, id, sb.TaskFunctionNodeRestart, nodeAddMaxRetry, map[string]any{})
 		}
 		// claim_task succeeds unless a live runner holds the lease.
 		if !t.running {

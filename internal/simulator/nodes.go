@@ -183,7 +183,8 @@ func (s *Simulator) runNodeAddTask(tid string) {
 			return
 		}
 		if c.status == sb.ClusterInActivation {
-			t.result = "Cluster is in_activation, waiting"
+			// Back to new while it waits (tasks_runner_node_add.py:61-65).
+			t.status, t.result = sb.TaskNew, "Cluster is in_activation, waiting"
 			s.mu.Unlock()
 			delay = taskPoll
 			continue

@@ -377,6 +377,9 @@ func TestNodeRestart(t *testing.T) {
 			if !hasEvent(s, cid, "Task created") {
 				t.Errorf("\n%s\nensuring the task logs Task created (TC:310-311)", tc.reason)
 			}
+			if len(got.FunctionParams) != 0 {
+				t.Errorf("\n%s\nm4: a node_restart task has no function_params (TC:147), got %v", tc.reason, got.FunctionParams)
+			}
 			if restarted := tc.final == sb.NodeOnline && tc.offline; restarted != (len(tasksOf(s, cid, sb.TaskFunctionBalancingOnRestart)) == 1) {
 				t.Errorf("\n%s\na successful restart, and only that, queues migration tasks", tc.reason)
 			}
