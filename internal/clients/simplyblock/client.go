@@ -232,7 +232,8 @@ func retryableGET(err error) bool {
 	}
 	if e.Kind == KindTransport {
 		// A refused handshake is the server's decision, not a glitch.
-		return !e.gotResponse && !handshakeRefused(e.cause)
+		_, refused := handshakeRefused(e.cause)
+		return !e.gotResponse && !refused
 	}
 	switch e.StatusCode {
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
@@ -322,12 +323,15 @@ func (c *Client) transportError(ctx context.Context, method, path string, err er
 		msg = fmt.Sprintf("%s after %s", errMsgTimeout, c.timeout)
 	}
 	e := &Error{Kind: KindTransport, Outcome: OutcomeNotSent, Method: method, Path: path, cause: err, gotResponse: gotResponse}
+	alert, refused := handshakeRefused(cause)
 	switch {
-	case handshakeRefused(cause):
+	case refused:
 		// With TLS 1.3 the client's side of the handshake is done before
 		// the server checks the client certificate, so the request was
 		// written; but the server refused the session and never read it.
-		e.Message = c.redact(errMsgNotSent + ": " + errMsgHandshakeRefused + ": " + msg)
+		// The alert alone is named: the transport may wrap it differently
+		// depending on when it arrived.
+		e.Message = c.redact(errMsgNotSent + ": " + errMsgHandshakeRefused + ": " + alert)
 	case wrote:
 		e.Outcome = OutcomeUnknown
 		e.Message = c.redact(errMsgMayHaveEffect + ": " + msg)
@@ -346,23 +350,24 @@ func (c *Client) transportError(ctx context.Context, method, path string, err er
 var handshakeAlerts = map[uint8]bool{40: true, 42: true, 43: true, 44: true, 45: true, 46: true, 48: true, 49: true, 51: true, 116: true}
 
 // handshakeRefused reports whether err is a handshake alert the server
-// sent: it refused the TLS session, so nothing sent on it reached HTTP.
+// sent, and the alert's text: it refused the TLS session, so nothing sent
+// on it reached HTTP.
 // crypto/tls reports a received alert as a *net.OpError "remote error"
 // around its unexported uint8 alert type (tls.AlertError only on QUIC).
-func handshakeRefused(err error) bool {
+func handshakeRefused(err error) (string, bool) {
 	var ae tls.AlertError
 	if errors.As(err, &ae) {
-		return handshakeAlerts[uint8(ae)]
+		return ae.Error(), handshakeAlerts[uint8(ae)]
 	}
 	var op *net.OpError
 	if !errors.As(err, &op) || op.Op != "remote error" || op.Err == nil {
-		return false
+		return "", false
 	}
 	v := reflect.ValueOf(op.Err)
 	if v.Kind() != reflect.Uint8 || v.Type().PkgPath() != "crypto/tls" {
-		return false
+		return "", false
 	}
-	return handshakeAlerts[uint8(v.Uint())]
+	return op.Error(), handshakeAlerts[uint8(v.Uint())]
 }
 
 // invalidResponse reports a success status with an undecodable body.

@@ -14,6 +14,7 @@ func TestHandshakeRefused(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		err    error
+		alert  string // the alert's text, when a refusal
 		want   bool
 	}{
 		"Nil": {
@@ -22,11 +23,13 @@ func TestHandshakeRefused(t *testing.T) {
 		"CertificateRequired": {
 			reason: "certificate_required (as crypto/tls's exported alert type) is a refusal.",
 			err:    tls.AlertError(116),
+			alert:  "tls: certificate required",
 			want:   true,
 		},
 		"UnknownCAWrapped": {
 			reason: "An unknown_ca alert deep in a url.Error chain is a refusal.",
 			err:    &url.Error{Op: "Post", URL: "https://h", Err: errors.Wrap(tls.AlertError(48), "wrapped")},
+			alert:  "tls: unknown certificate authority",
 			want:   true,
 		},
 		"BadRecordMAC": {
@@ -48,7 +51,11 @@ func TestHandshakeRefused(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, handshakeRefused(tc.err)); diff != "" {
+			alert, refused := handshakeRefused(tc.err)
+			if !refused {
+				alert = ""
+			}
+			if diff := cmp.Diff([]any{tc.alert, tc.want}, []any{alert, refused}); diff != "" {
 				t.Errorf("\n%s\nhandshakeRefused(%v): -want, +got:\n%s", tc.reason, tc.err, diff)
 			}
 		})
