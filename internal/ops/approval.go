@@ -69,6 +69,12 @@ func (e *Engine) awaitApproval(ctx context.Context, r Run, now time.Time) (bool,
 	o := r.Object
 	st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
 	if st.Plan != nil && !pol.Approved {
+		bound := approvalTimeout(pol)
+		if until := st.Plan.ComputedAt.Add(bound); !now.Before(until) {
+			return true, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonApprovalExpired, fmt.Sprintf(
+				"not approved within %s of showing its plan %s at %s (approvalTimeoutSeconds); nothing was sent and the lock is released. Create a new operation to review it again",
+				bound, st.Plan.ID, st.Plan.ComputedAt.UTC().Format(time.RFC3339)))
+		}
 		return true, nil
 	}
 	// Every part, once: the steps' needs are known only once the targets are.
@@ -90,8 +96,8 @@ func (e *Engine) awaitApproval(ctx context.Context, r Run, now time.Time) (bool,
 	if st.Plan == nil {
 		st.Plan = &p
 		setPhase(st, v1alpha1.OperationPending, ReasonAwaitingApproval,
-			"awaiting approval: holds the lock on %s and shows its plan %s (%s) in status.atProvider.plan; set spec.forProvider.approved to true to run it, or cancel to drop it",
-			r.TargetDescription, p.ID, summary(p))
+			"awaiting approval: holds the lock on %s and shows its plan %s (%s) in status.atProvider.plan; set spec.forProvider.approved to true to run it, or cancel to drop it; unapproved at %s, it fails ApprovalExpired",
+			r.TargetDescription, p.ID, summary(p), now.Add(approvalTimeout(pol)).UTC().Format(time.RFC3339))
 		e.record(o, event.Normal(ReasonAwaitingApproval, st.Message))
 		return true, nil
 	}

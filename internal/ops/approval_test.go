@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/utils/ptr"
+
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 )
@@ -46,7 +48,7 @@ func TestEngineApproval(t *testing.T) {
 			reason: "An operation that needs approval fixes its targets, computes its plan on a fresh read when it holds the lock, shows it and sends nothing.",
 			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), required), now: time.Minute, choose: both,
 				backend: &backend{status: sb.ClusterUnready, nodes: nodes}},
-			want: observeWant{lock: op1Lock, message: "awaiting approval: holds the lock on StorageCluster demo and shows its plan c4b340bd9500 (1 steps, 1 calls, 2 targets)",
+			want: observeWant{lock: op1Lock, message: "awaiting approval: holds the lock on StorageCluster demo and shows its plan c4b340bd9500 (1 steps, 1 calls, 2 targets) in status.atProvider.plan; set spec.forProvider.approved to true to run it, or cancel to drop it; unapproved at 2026-03-02T12:01:00Z, it fails ApprovalExpired",
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Reason, st.Targets, st.Plan = ReasonAwaitingApproval, []string{"n1", "n2"}, shown(time.Minute)
 				}},
@@ -68,8 +70,23 @@ func TestEngineApproval(t *testing.T) {
 		},
 		"NoDeadlineWhileAwaitingApproval": {
 			reason: "The wait for approval does not count against timeoutSeconds: deadlines start at approval.",
-			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), required, showing(time.Minute)), now: 48 * time.Hour},
+			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), required, showing(time.Minute)), now: 24 * time.Hour},
 			want:   observeWant{lock: op1Lock, noBackend: true},
+		},
+		"ApprovalExpires": {
+			reason: "Not approved within a day (the default) of showing its plan, the operation fails ApprovalExpired, sends nothing and releases the lock.",
+			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), required, showing(time.Minute)), now: 24*time.Hour + time.Minute},
+			want: observeWant{noBackend: true, message: "not approved within 24h0m0s of showing its plan c4b340bd9500 at 2026-03-01T12:01:00Z (approvalTimeoutSeconds); nothing was sent",
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonApprovalExpired, 24*time.Hour+time.Minute),
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonApprovalExpired, 24*time.Hour+time.Minute)}},
+		},
+		"ApprovalTimeoutSet": {
+			reason: "approvalTimeoutSeconds sets the bound.",
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), now: time.Minute + 10*time.Second,
+				op: operation(holding(0), required, showing(time.Minute), withPolicy(func(p *v1alpha1.OperationPolicy) { p.ApprovalTimeoutSeconds = ptr.To[int64](10) }))},
+			want: observeWant{noBackend: true, message: "not approved within 10s of showing its plan c4b340bd9500",
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonApprovalExpired, time.Minute+10*time.Second),
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonApprovalExpired, time.Minute+10*time.Second)}},
 		},
 		"ApprovedRunsThePlan": {
 			reason: "Approved, the plan computed again is the one shown: the operation runs it at once, and its deadlines count from now.",

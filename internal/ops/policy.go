@@ -29,6 +29,7 @@ import (
 const (
 	defaultTimeout             = time.Hour
 	defaultPreconditionTimeout = 10 * time.Minute
+	defaultApprovalTimeout     = 24 * time.Hour
 	defaultMaxAttempts         = 3
 	defaultInitialBackoff      = 5 * time.Second
 	defaultMaxBackoff          = 5 * time.Minute
@@ -64,6 +65,11 @@ func timeout(p v1alpha1.OperationPolicy) time.Duration {
 // preconditionTimeout bounds the wait for a start state.
 func preconditionTimeout(p v1alpha1.OperationPolicy) time.Duration {
 	return seconds(p.PreconditionTimeoutSeconds, defaultPreconditionTimeout)
+}
+
+// approvalTimeout bounds the wait for approval once the plan is shown.
+func approvalTimeout(p v1alpha1.OperationPolicy) time.Duration {
+	return seconds(p.ApprovalTimeoutSeconds, defaultApprovalTimeout)
 }
 
 // maxAttempts is how often one step's call may be sent.

@@ -61,11 +61,13 @@ const (
 	// its next safe point.
 	ReasonStopping = "Stopping"
 	// ReasonAwaitingApproval: the operation shows its plan and waits for
-	// approved: true; ReasonApproved (an event) says it was approved, and
-	// ReasonPlanChanged that the plan computed again at approval differs.
+	// approved: true; ReasonApproved (an event) says it was approved,
+	// ReasonPlanChanged that the plan computed again at approval differs,
+	// and ReasonApprovalExpired that no approval came within its bound.
 	ReasonAwaitingApproval = "AwaitingApproval"
 	ReasonApproved         = "Approved"
 	ReasonPlanChanged      = "PlanChanged"
+	ReasonApprovalExpired  = "ApprovalExpired"
 	// ReasonWaitingForWindow: the operation waits for its maintenance
 	// window to open; ReasonInvalidWindow: the window cannot be read.
 	ReasonWaitingForWindow = "WaitingForWindow"

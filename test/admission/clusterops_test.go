@@ -402,6 +402,11 @@ nodeRollingRestart:
 			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\npreconditionTimeoutSeconds: 2592001"),
 			wantErr:  "spec.forProvider.preconditionTimeoutSeconds in body should be less than or equal to 2592000",
 		},
+		"ApprovalTimeoutAboveItsBound": {
+			reason:   "An approval wait over 30 days is refused.",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\napproval: Required\napprovalTimeoutSeconds: 2592001"),
+			wantErr:  "spec.forProvider.approvalTimeoutSeconds in body should be less than or equal to 2592000",
+		},
 		"TTLAtItsBound": {
 			reason:   "A TTL of a year is allowed.",
 			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\nttlSecondsAfterFinished: 31536000"),
@@ -616,6 +621,12 @@ retry: {maxAttempts: 5}
 			manifest: initial,
 			patch:    "spec: {forProvider: {ttlSecondsAfterFinished: 60}}",
 			wantErr:  "ttlSecondsAfterFinished is immutable: create a new operation instead",
+		},
+		"ApprovalTimeoutImmutable": {
+			reason:   "approvalTimeoutSeconds is fixed at creation: the bound shown with the plan holds.",
+			manifest: clusterOps("type: Start\nclusterId: 4b0c3c1e-8f4a-4d1b-9d0e-0f6f2b1a9c11\napproval: Required\napprovalTimeoutSeconds: 3600"),
+			patch:    "spec: {forProvider: {approvalTimeoutSeconds: 7200}}",
+			wantErr:  "approvalTimeoutSeconds is immutable: create a new operation instead",
 		},
 	}
 	maps.Copy(cases, finishedOperationCases(initial))

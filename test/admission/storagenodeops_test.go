@@ -595,6 +595,12 @@ retry: {maxAttempts: 5}
 			patch:    "spec: {forProvider: {ttlSecondsAfterFinished: 60}}",
 			wantErr:  "ttlSecondsAfterFinished is immutable: create a new operation instead",
 		},
+		"ApprovalTimeoutImmutable": {
+			reason:   "approvalTimeoutSeconds is fixed at creation: the bound shown with the plan holds.",
+			manifest: storageNodeOps("type: Suspend\nnodeId: 7e2d9a40-1c3b-4f6e-9a8d-2b5c4e1f0a33\napproval: Required\napprovalTimeoutSeconds: 3600"),
+			patch:    "spec: {forProvider: {approvalTimeoutSeconds: 7200}}",
+			wantErr:  "approvalTimeoutSeconds is immutable: create a new operation instead",
+		},
 	}
 	maps.Copy(cases, finishedOperationCases(initial))
 	runUpdateCases(t, cases)

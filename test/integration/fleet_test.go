@@ -164,6 +164,30 @@ func TestApproval(t *testing.T) {
 		}
 	})
 
+	t.Run("AnUnapprovedPlanExpiresAndFreesTheQueue", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, harnessOptions{})
+		h.importCluster("demo", simulator.SeedCluster{Nodes: 3, Status: simplyblock.ClusterActive})
+		h.fromExample("fleet/rolling-restart-approval.yaml", func(u *unstructured.Unstructured) {
+			u.SetName("roll")
+			must(t, unstructured.SetNestedField(u.Object, int64(3), "spec", "forProvider", "approvalTimeoutSeconds"))
+		})
+		h.waitAwaitingApproval("roll")
+		h.operation("rebalance.yaml", "next", nil)
+
+		op := h.waitOp("roll", v1alpha1.OperationFailed)
+		if st := op.Status.AtProvider; st.Reason != "ApprovalExpired" || !strings.Contains(st.Message, "not approved within 3s") {
+			t.Errorf("ended %s: %q, want ApprovalExpired naming its bound", st.Reason, st.Message)
+		}
+		h.waitOp("next", v1alpha1.OperationSucceeded)
+		if n := h.sent("POST", "/shutdown", 0) + h.sent("POST", "/restart", 0); n != 0 {
+			t.Errorf("%d node calls sent by an expired approval, want none", n)
+		}
+		if n := h.sent("POST", "/rebalance", 0); n != 1 {
+			t.Errorf("the operation queued behind sent %d rebalances, want 1", n)
+		}
+	})
+
 	t.Run("AChangedPlanIsNotRunOnAnOldApproval", func(t *testing.T) {
 		t.Parallel()
 		h := newHarness(t, harnessOptions{})

@@ -112,6 +112,15 @@ type OperationPolicy struct {
 	// +optional
 	Approval ApprovalPolicy `json:"approval,omitempty"`
 
+	// ApprovalTimeoutSeconds bounds how long an operation with approval
+	// Required waits for approved: true after showing its plan, holding its
+	// cluster's lock: it then fails with reason ApprovalExpired, sends
+	// nothing and releases the lock. Default a day, at most 30 days.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=2592000
+	ApprovalTimeoutSeconds *int64 `json:"approvalTimeoutSeconds,omitempty"`
+
 	// Approved lets an operation with approval Required run the plan it
 	// shows. The plan is computed again at approval; one that changed (new
 	// targets) is not run: the operation fails with reason PlanChanged and

@@ -604,6 +604,11 @@ func (in *OperationPolicy) DeepCopyInto(out *OperationPolicy) {
 		*out = new(int64)
 		**out = **in
 	}
+	if in.ApprovalTimeoutSeconds != nil {
+		in, out := &in.ApprovalTimeoutSeconds, &out.ApprovalTimeoutSeconds
+		*out = new(int64)
+		**out = **in
+	}
 	if in.Window != nil {
 		in, out := &in.Window, &out.Window
 		*out = new(MaintenanceWindow)
