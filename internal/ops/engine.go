@@ -464,7 +464,7 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 			}
 			steps = r.Plan(st.Targets)
 		}
-		if waiting, err := e.holdForWindow(ctx, r, steps[st.Step], expired); waiting || err != nil {
+		if waiting, err := e.holdForWindow(ctx, r, steps[st.Step], len(steps), expired); waiting || err != nil {
 			return false, err
 		}
 		if r.Disruptive && e.Budgets != nil && nothingTookEffect(st) && (st.Disruption == nil || st.Disruption.AcquiredAt == nil) {

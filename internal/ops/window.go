@@ -70,8 +70,10 @@ func (e *Engine) waitForWindowToStart(ctx context.Context, r Run) (bool, error) 
 
 // holdForWindow keeps the current step's call from being due while the
 // window is closed, when the step is the first or follows a safe point: a
-// step in between is always run. It reports whether the operation waits.
-func (e *Engine) holdForWindow(ctx context.Context, r Run, step Step, expired bool) (bool, error) {
+// step in between is always run. It reports whether the operation waits;
+// a held operation's progress counts what it did and names the step it
+// waits to start (of total).
+func (e *Engine) holdForWindow(ctx context.Context, r Run, step Step, total int, expired bool) (bool, error) {
 	st, pol := r.Object.GetOperationStatus(), r.Object.GetOperationPolicy()
 	if !nothingTookEffect(st) && !step.SafePoint {
 		return false, nil
@@ -85,6 +87,7 @@ func (e *Engine) holdForWindow(ctx context.Context, r Run, step Step, expired bo
 	if !closed || err != nil || w == nil {
 		return closed, err
 	}
+	setProgress(st, step, total)
 	if expired {
 		return true, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
 			fmt.Sprintf("did not finish within %s; it was waiting for its maintenance window %s to open again at %s, before %s (%s)",
