@@ -73,7 +73,9 @@ func TestEngineWindow(t *testing.T) {
 			reason: "An operation holding the lock that has sent nothing waits for its window, Pending, keeping the lock.",
 			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), closed), now: time.Minute},
 			want: observeWant{lock: op1Lock, noBackend: true, message: "activate: waits for its maintenance window",
-				status: func(st *v1alpha1.OperationStatus) { st.Reason, st.Progress = ReasonWaitingForWindow, prog(0, 1, "activate") }},
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Reason, st.Progress = ReasonWaitingForWindow, prog(0, 1, "activate")
+				}},
 		},
 		"ClosedAtASafePoint": {
 			reason: "After the window closed, an operation does not start a step that follows a safe point: it waits, Running, with its lock and its progress, which counts the steps done and names the step it waits to start (#48).",
@@ -81,7 +83,9 @@ func TestEngineWindow(t *testing.T) {
 				steps: []Step{first, safePoint}},
 			want: observeWant{lock: lockOf(operation(), v1alpha1.OperationRunning), noBackend: true,
 				message: `its maintenance window "0 14 * * *" for 1h0m0s (UTC) closed: it starts activate when the window opens again at 2026-03-01 14:00 UTC (1 of 2 steps done`,
-				status:  func(st *v1alpha1.OperationStatus) { st.Reason, st.Progress = ReasonWaitingForWindow, prog(1, 2, "activate") }},
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Reason, st.Progress = ReasonWaitingForWindow, prog(1, 2, "activate")
+				}},
 		},
 		"ClosedBetweenStepsThatBelongTogether": {
 			reason: "A step that is no safe point runs after the window closed: the target is not whole until it did.",
