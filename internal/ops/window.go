@@ -93,6 +93,15 @@ func (e *Engine) holdForWindow(ctx context.Context, r Run, step Step, total int,
 			fmt.Sprintf("did not finish within %s; it was waiting for its maintenance window %s to open again at %s, before %s (%s)",
 				timeout(pol), w, w.Format(next), step.Name, doneOf(st)))
 	}
+	// It keeps the lock only while the next opening comes before its
+	// deadline: one that would fail while waiting stops now instead.
+	if since := runningSince(st, pol); since != nil {
+		if left := since.Add(timeout(pol)).Sub(e.now()); next.Sub(e.windowNow()) > left {
+			return true, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded,
+				fmt.Sprintf("cannot finish within %s: its maintenance window %s opens again at %s, after its deadline; it stops before %s (%s) and releases the lock on %s",
+					timeout(pol), w, w.Format(next), step.Name, doneOf(st), r.TargetDescription))
+		}
+	}
 	if nothingTookEffect(st) {
 		e.noteWindow(r, phaseBeforeCall(st), "%s: waits for its maintenance window %s, which opens at %s; it holds the lock on %s",
 			step.Name, w, w.Format(next), r.TargetDescription)

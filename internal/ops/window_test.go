@@ -40,6 +40,8 @@ func TestEngineWindow(t *testing.T) {
 		st.Calls = []v1alpha1.BackendCall{{Method: "POST", Path: "/clusters/c1/activate", Result: "Accepted", Attempt: 1, Time: metav1.Time{Time: t0}}}
 	})
 	first := testStep(func(s *Step) { s.Name = "first" })
+	// aDay gives a deadline past the next opening of the 14:00 window.
+	aDay := withPolicy(func(p *v1alpha1.OperationPolicy) { p.TimeoutSeconds = ptr.To[int64](24 * 3600) })
 	safePoint := testStep(func(s *Step) { s.SafePoint = true })
 
 	cases := map[string]observeCase{
@@ -71,7 +73,7 @@ func TestEngineWindow(t *testing.T) {
 		},
 		"ClosedBeforeTheFirstCall": {
 			reason: "An operation holding the lock that has sent nothing waits for its window, Pending, keeping the lock.",
-			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), closed), now: time.Minute},
+			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), closed, aDay), now: time.Minute},
 			want: observeWant{lock: op1Lock, noBackend: true, message: "activate: waits for its maintenance window",
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Reason, st.Progress = ReasonWaitingForWindow, prog(0, 1, "activate")
@@ -79,13 +81,23 @@ func TestEngineWindow(t *testing.T) {
 		},
 		"ClosedAtASafePoint": {
 			reason: "After the window closed, an operation does not start a step that follows a safe point: it waits, Running, with its lock and its progress, which counts the steps done and names the step it waits to start (#48).",
-			args: observeArgs{cluster: storageCluster(lockedBy(lockOf(operation(), v1alpha1.OperationRunning))), op: operation(second, closed), now: time.Minute,
+			args: observeArgs{cluster: storageCluster(lockedBy(lockOf(operation(), v1alpha1.OperationRunning))), op: operation(second, closed, aDay), now: time.Minute,
 				steps: []Step{first, safePoint}},
 			want: observeWant{lock: lockOf(operation(), v1alpha1.OperationRunning), noBackend: true,
 				message: `its maintenance window "0 14 * * *" for 1h0m0s (UTC) closed: it starts activate when the window opens again at 2026-03-01 14:00 UTC (1 of 2 steps done`,
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Reason, st.Progress = ReasonWaitingForWindow, prog(1, 2, "activate")
 				}},
+		},
+		"NextOpeningAfterTheDeadline": {
+			reason: "A held operation keeps the lock only while its window opens again before its deadline: otherwise it stops now, at the safe point, and hands the lock on (#48).",
+			args: observeArgs{cluster: storageCluster(lockedBy(lockOf(operation(), v1alpha1.OperationRunning))), op: operation(second, closed), now: time.Minute,
+				steps: []Step{first, safePoint}},
+			want: observeWant{noBackend: true,
+				message: `cannot finish within 1h0m0s: its maintenance window "0 14 * * *" for 1h0m0s (UTC) opens again at 2026-03-01 14:00 UTC, after its deadline; it stops before activate (1 of 2 steps done) and releases the lock on StorageCluster demo`,
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Minute, withProgress(prog(1, 2, "activate"))),
+				history: []v1alpha1.OperationRecord{{Name: "op1", UID: "uid-1", Type: string(v1alpha1.ClusterActivate), Phase: v1alpha1.OperationFailed,
+					Reason: ReasonDeadlineExceeded, StartedAt: at(0), CompletedAt: at(time.Minute), SpecHash: testHash}}},
 		},
 		"ClosedBetweenStepsThatBelongTogether": {
 			reason: "A step that is no safe point runs after the window closed: the target is not whole until it did.",
