@@ -414,8 +414,12 @@ func (e *Engine) queue(ctx context.Context, r Run, t Target) (bool, error) {
 	}
 	st.QueuePosition = &pos
 	if h := t.GetActiveOperation(); h != nil {
-		setPhase(st, v1alpha1.OperationPending, ReasonQueued, "waiting for %s (%s) to finish on %s; queue position %d",
-			h.Name, h.Type, r.TargetDescription, pos)
+		by := ""
+		if until, ok := holdsUntil(all, h); ok {
+			by = " by " + until.UTC().Format(time.RFC3339) + " at most"
+		}
+		setPhase(st, v1alpha1.OperationPending, ReasonQueued, "waiting for %s (%s) to finish on %s%s; queue position %d",
+			h.Name, h.Type, r.TargetDescription, by, pos)
 	} else {
 		setPhase(st, v1alpha1.OperationPending, ReasonQueued, "waiting for its turn on %s; queue position %d", r.TargetDescription, pos)
 	}

@@ -141,7 +141,23 @@ func TestEngineObserve(t *testing.T) {
 				status: func(st *v1alpha1.OperationStatus) {
 					st.Phase, st.Reason, st.SpecHash, st.QueuePosition = v1alpha1.OperationPending, ReasonQueued, testHash, ptr.To[int64](1)
 				},
-				message: "waiting for op0 (Restart) to finish on StorageCluster demo; queue position 1", lock: op0Lock, noBackend: true,
+				message: "waiting for op0 (Restart) to finish on StorageCluster demo by 2026-03-01T12:00:00Z at most; queue position 1", lock: op0Lock, noBackend: true,
+			},
+		},
+		"QueuedBehindAnApproval": {
+			reason: "Behind a holder awaiting approval, the queue says until when at most: when that approval expires (#48).",
+			args: observeArgs{cluster: storageCluster(lockedBy(op0Lock)), op: operation(), now: 10 * time.Second,
+				others: []client.Object{operation(named("op0", "uid-0"), ofType(v1alpha1.ClusterRestart), createdAt(-time.Hour),
+					withPolicy(func(p *v1alpha1.OperationPolicy) { p.Approval = v1alpha1.ApprovalRequired }),
+					withOpStatus(func(st *v1alpha1.OperationStatus) {
+						st.Phase, st.Reason, st.StartedAt = v1alpha1.OperationPending, ReasonAwaitingApproval, at(-time.Hour)
+						st.Plan = &v1alpha1.OperationPlan{ID: "p", ComputedAt: *at(-time.Hour)}
+					}))}},
+			want: observeWant{
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Reason, st.SpecHash, st.QueuePosition = v1alpha1.OperationPending, ReasonQueued, testHash, ptr.To[int64](1)
+				},
+				message: "waiting for op0 (Restart) to finish on StorageCluster demo by 2026-03-02T11:00:00Z at most; queue position 1", lock: op0Lock, noBackend: true,
 			},
 		},
 		"QueuedSecondInLine": {

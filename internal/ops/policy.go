@@ -72,6 +72,29 @@ func approvalTimeout(p v1alpha1.OperationPolicy) time.Duration {
 	return seconds(p.ApprovalTimeoutSeconds, defaultApprovalTimeout)
 }
 
+// holdsUntil is the latest time the lock holder h, found among ops, keeps
+// its lock: when its approval expires while it awaits one, else its
+// deadline. It is unknown for a holder that has no deadline running yet
+// (computing its plan, or waiting for a disruption slot).
+func holdsUntil(ops []Object, h *v1alpha1.OperationReference) (time.Time, bool) {
+	for _, o := range ops {
+		if o.GetUID() != h.UID {
+			continue
+		}
+		st, pol := o.GetOperationStatus(), o.GetOperationPolicy()
+		if pol.Approval == v1alpha1.ApprovalRequired && st.ApprovedAt == nil {
+			if st.Plan == nil {
+				return time.Time{}, false
+			}
+			return st.Plan.ComputedAt.Add(approvalTimeout(pol)), true
+		}
+		if since := runningSince(st, pol); since != nil {
+			return since.Add(timeout(pol)), true
+		}
+	}
+	return time.Time{}, false
+}
+
 // maxAttempts is how often one step's call may be sent.
 func maxAttempts(p v1alpha1.OperationPolicy) int64 {
 	if p.Retry == nil || p.Retry.MaxAttempts == nil {
