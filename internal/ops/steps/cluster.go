@@ -23,6 +23,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/sosodev/duration"
+
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
@@ -186,11 +188,31 @@ func unexpanded(snap *ops.Snapshot, ids []string) []string {
 				expanded = i
 			}
 		}
-		if online >= 0 && expanded < online {
+		switch {
+		case online >= 0 && expanded < online:
+			out = append(out, id)
+		case online < 0 && cameOnlineWithin(snap, n):
+			// Its coming online should be in the window but is not: the
+			// log was read before the node list (the parts of a snapshot
+			// are read at different times), so it cannot show the
+			// expansion either.
 			out = append(out, id)
 		}
 	}
 	return out
+}
+
+// cameOnlineWithin reports that node n, by its uptime, came online after
+// the oldest event of the snapshot's log window.
+func cameOnlineWithin(snap *ops.Snapshot, n sb.StorageNodeDTO) bool {
+	if len(snap.Events) == 0 || snap.Events[0].At.IsZero() || snap.ObservedAt.IsZero() || n.Uptime == nil {
+		return false
+	}
+	up, err := duration.Parse(*n.Uptime)
+	if err != nil {
+		return false
+	}
+	return snap.ObservedAt.Add(-up.ToTimeDuration()).After(snap.Events[0].At)
 }
 
 // ClusterShutdown shuts every node of a cluster down: POST /shutdown, 202

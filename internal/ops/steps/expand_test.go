@@ -18,6 +18,7 @@ package steps
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -62,6 +63,13 @@ func TestExpandFollowsTheBackendsOwnExpansion(t *testing.T) {
 			autoExpand: []string{"n4"},
 			snap:       base(),
 			want:       want{skip: true},
+		},
+		"AStaleLogWindowDoesNotHideANewNode": {
+			reason:     "A node the node list shows online for 2 s, whose coming online is not in an older log window, is not taken as expanded by an earlier expansion (the demo's Expand ended NothingToDo just before the backend expanded node 5).",
+			autoExpand: []string{"n4", "n5"},
+			snap: opstest.Snap("c", sb.ClusterActive, opstest.Nodes("n1=online", "n4=online", "n5=online"),
+				opstest.Events(online("n4"), expansion("active")), opstest.ObservedAfter(time.Second), opstest.Uptime("n5", "PT2S")),
+			want: want{waiting: "waiting for the backend's own expansion (cluster_expand task) for the nodes added with expand: true: n5"},
 		},
 		"NodesNotYetInTheBackendAreWaitedFor": {
 			reason:     "A StorageNode added with expand: true that the backend has not created yet keeps the step waiting, even if the others expanded.",
