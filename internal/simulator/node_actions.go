@@ -394,15 +394,9 @@ func (s *Simulator) restartGuardLocked(n *nodeState, force bool, ownTask string)
 	if n.restartClaim {
 		return "restart claim held"
 	}
-	// try_set_node_restarting: peers may restart concurrently only in a
-	// suspended cluster whose drain completed (SNO:4584-4590); an
-	// operator-caused suspension never drains.
-	if !(c.status == sb.ClusterSuspended && c.suspendDrainComplete) {
-		for _, o := range s.m.liveNodes(n.clusterID) {
-			if o.id != n.id && (o.status == sb.NodeInRestart || o.status == sb.NodeInShutdown) {
-				return fmt.Sprintf("peer %s is %s", o.id, o.status)
-			}
-		}
+	// try_set_node_restarting (SNO:4584-4590) over the live records.
+	if busy := busyPeerLocked(n, c, s.m.liveNodes(n.clusterID)); busy != nil {
+		return fmt.Sprintf("peer %s is %s", busy.id, busy.status)
 	}
 	return ""
 }
@@ -543,7 +537,7 @@ func (s *Simulator) runNodeRestartTask(tid string, delay time.Duration) {
 			s.mu.Unlock()
 			continue
 		}
-		if busy := s.busyPeerLocked(n, c); busy != nil {
+		if busy := busyPeerLocked(n, c, s.m.clusterNodes(n.clusterID)); busy != nil {
 			t.result = fmt.Sprintf("Peer %s is %s; deferring (no retry consumed)", busy.id[:8], busy.status)
 			s.mu.Unlock()
 			continue
@@ -586,13 +580,15 @@ func (s *Simulator) runNodeRestartTask(tid string, delay time.Duration) {
 	}
 }
 
-// busyPeerLocked is the runner's peer pre-check (RR:412-434): a peer in
-// in_restart or in_shutdown, unless the cluster is suspended and drained.
-func (s *Simulator) busyPeerLocked(n *nodeState, c *clusterState) *nodeState {
+// busyPeerLocked returns a peer of n among peers that is in_restart or
+// in_shutdown, unless the cluster is suspended and drained: peers may then
+// restart concurrently (SNO:4584-4590; the runner's pre-check, RR:412-434,
+// over every record). An operator-caused suspension never drains.
+func busyPeerLocked(n *nodeState, c *clusterState, peers []*nodeState) *nodeState {
 	if c.status == sb.ClusterSuspended && c.suspendDrainComplete {
 		return nil
 	}
-	for _, o := range s.m.clusterNodes(n.clusterID) {
+	for _, o := range peers {
 		if o.id != n.id && (o.status == sb.NodeInRestart || o.status == sb.NodeInShutdown) {
 			return o
 		}

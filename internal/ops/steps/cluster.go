@@ -23,8 +23,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/sosodev/duration"
-
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
 )
@@ -205,14 +203,11 @@ func unexpanded(snap *ops.Snapshot, ids []string) []string {
 // cameOnlineWithin reports that node n, by its uptime, came online after
 // the oldest event of the snapshot's log window.
 func cameOnlineWithin(snap *ops.Snapshot, n sb.StorageNodeDTO) bool {
-	if len(snap.Events) == 0 || snap.Events[0].At.IsZero() || snap.ObservedAt.IsZero() || n.Uptime == nil {
+	if len(snap.Events) == 0 || snap.Events[0].At.IsZero() || snap.ObservedAt.IsZero() {
 		return false
 	}
-	up, err := duration.Parse(*n.Uptime)
-	if err != nil {
-		return false
-	}
-	return snap.ObservedAt.Add(-up.ToTimeDuration()).After(snap.Events[0].At)
+	up, ok := uptime(n)
+	return ok && snap.ObservedAt.Add(-up).After(snap.Events[0].At)
 }
 
 // ClusterShutdown shuts every node of a cluster down: POST /shutdown, 202

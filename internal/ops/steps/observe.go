@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sosodev/duration"
 
@@ -155,14 +156,24 @@ func taskCreatedFor(b ops.Baseline, s *ops.Snapshot, node string) bool {
 // to the snapshot.
 func upSince(b ops.Baseline, s *ops.Snapshot, node string) bool {
 	n, ok := s.Node(node)
-	if !ok || n.Status != sb.NodeOnline || n.Uptime == nil || b.At.IsZero() {
+	if !ok || n.Status != sb.NodeOnline || b.At.IsZero() {
 		return false
+	}
+	up, ok := uptime(n)
+	return ok && up < s.ObservedAt.Sub(b.At)
+}
+
+// uptime is a node's uptime, parsed (models/storage_node.py:956-961:
+// ISO 8601, "PT3723.456789S"); false when it is not reported.
+func uptime(n sb.StorageNodeDTO) (time.Duration, bool) {
+	if n.Uptime == nil {
+		return 0, false
 	}
 	up, err := duration.Parse(*n.Uptime)
 	if err != nil {
-		return false
+		return 0, false
 	}
-	return up.ToTimeDuration() < s.ObservedAt.Sub(b.At)
+	return up.ToTimeDuration(), true
 }
 
 // anyUpSince reports that some live node came online after the call.
