@@ -166,7 +166,9 @@ func startDemo(o options, stops *cleanup) (*demo, error) {
 	d.sim = simulator.New(simulator.Options{
 		Speed:       o.speed,
 		AdminTokens: []string{demoToken},
-		Logf:        func(format string, args ...any) { fmt.Fprintf(simLog, format+"\n", args...) },
+		Logf: func(format string, args ...any) {
+			fmt.Fprintf(simLog, "%s "+format+"\n", append([]any{time.Now().UTC().Format(time.RFC3339Nano)}, args...)...)
+		},
 	})
 	if err := d.sim.Start(); err != nil {
 		return nil, fmt.Errorf("cannot start the simulator: %w", err)

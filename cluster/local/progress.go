@@ -198,6 +198,11 @@ func everythingReady(v view) (bool, string, error) {
 		if r.ready != "True" {
 			return false, fmt.Sprintf("%s %s to become Ready (%s)", r.kind, r.name, r.message), nil
 		}
+		if strings.HasPrefix(r.status, "in_") {
+			// A status read while the backend was still busy (an automatic
+			// expansion, say) is refreshed at the resource's next poll.
+			return false, fmt.Sprintf("%s %s to settle (%s)", r.kind, r.name, r.status), nil
+		}
 	}
 	for _, o := range v.operations {
 		if o.phase != string(v1alpha1.OperationSucceeded) {
