@@ -40,6 +40,14 @@ const (
 	CrashAfterOutcome = "after-outcome"
 )
 
+// Crash moments around an operation's end, at step 0: after its record was
+// appended to the ledger, and after the lock was released with its record
+// in the target's status history, each before its own final status.
+const (
+	CrashAfterLedger  = "after-ledger"
+	CrashAfterRelease = "after-release"
+)
+
 // crashPoints is parsed once from CrashEnv; empty in production.
 var crashPoints = parseCrashPoints(os.Getenv(CrashEnv))
 

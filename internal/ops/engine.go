@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
@@ -82,8 +83,14 @@ type Engine struct {
 	WindowNow func() time.Time
 	// Budgets hands out the slots of DisruptionBudgets; nil: none apply.
 	Budgets *Budgets
+	// Ledger keeps the record of every operation that ran, beyond the
+	// target's status history; nil: the status history only (unit tests).
+	Ledger *Ledger
 
 	answers answers
+	// ledgerChecked holds the operations whose own record this process
+	// looked for in the ledger and did not find (ownLedgerRecord).
+	ledgerChecked sync.Map
 }
 
 // A Run is one reconcile's view of one operation.
@@ -102,6 +109,9 @@ type Run struct {
 	TargetDescription string
 	// ClusterID is the backend cluster the operation works on.
 	ClusterID string
+	// HistoryID is the backend id of the object keeping the history (the
+	// cluster, or the node of a StorageNodeOps); it names the ledger.
+	HistoryID string
 	// Source is the backend.
 	Source Source
 	// SpecHash identifies the operation's spec, for run-once protection.
@@ -311,16 +321,31 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 			return false, errors.Wrap(e.releaseSlots(ctx, r), errFinish)
 		}
 	}
+	// A record of it only in the ledger: its finish crashed between the
+	// ledger write and the lock's release. Looked for once per process.
+	if rec, err := e.ownLedgerRecord(ctx, r); err != nil || rec != nil {
+		if err != nil {
+			return false, err
+		}
+		st.Phase, st.Reason, st.Message, st.CompletedAt = rec.Phase, rec.Reason, rec.Message, rec.CompletedAt
+		if err := e.Lock.FinishIn(ctx, r.Target, r.historyKey(), o, rec, e.successor(ctx, r), nil); err != nil {
+			return false, errors.Wrap(err, errFinish)
+		}
+		return false, errors.Wrap(e.releaseSlots(ctx, r), errFinish)
+	}
 	holds := Holds(t, o)
 	// An operation handed the lock by the one before it (Lock.FinishIn) holds
 	// it before it started: until it starts, it is still queued.
 	queued := !holds || st.StartedAt == nil
-	if queued && st.StartedAt == nil && hist != nil {
-		if twin := TwinOf(hist, o, r.SpecHash); twin != nil {
+	if queued && st.StartedAt == nil {
+		twin, err := e.twin(ctx, r, hist)
+		if err != nil {
+			return false, err
+		}
+		if twin != nil {
 			st.CompletedAt = &metav1.Time{Time: now}
 			setPhase(st, twin.Phase, ReasonAlreadyCompleted,
-				"an operation with this name and spec already ran (uid %s, %s); it is not run again, use a new name to run it again",
-				twin.UID, outcomeOf(twin))
+				"an operation with this name and spec already ran (%s); it is not run again, use a new name to run it again", twinOf(twin))
 			e.record(o, event.Normal(ReasonAlreadyCompleted, st.Message))
 			return false, e.passOn(ctx, r, holds)
 		}
@@ -857,10 +882,15 @@ func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhas
 	setPhase(st, phase, reason, "%s", truncate(msg, 2000))
 	e.Watcher.Unwatch(e.Kind, r.Source, r.ClusterID, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 	if st.StartedAt != nil {
-		rec := recordFor(o)
+		rec, err := e.toLedger(ctx, r)
+		if err != nil {
+			return err
+		}
+		CrashPoint(o.GetNamespace(), o.GetName(), CrashAfterLedger, 0)
 		if err := e.Lock.FinishIn(ctx, r.Target, r.historyKey(), o, &rec, e.successor(ctx, r), e.seenAfterCalls(r)); err != nil {
 			return errors.Wrap(err, errFinish)
 		}
+		CrashPoint(o.GetNamespace(), o.GetName(), CrashAfterRelease, 0)
 	} else if err := e.passOn(ctx, r, e.heldInCache(ctx, r)); err != nil {
 		return err
 	}
@@ -997,6 +1027,15 @@ func (e *Engine) Released(ctx context.Context, r Run) (bool, error) {
 }
 
 // outcomeOf summarizes a history record: "Failed: DeletedWhileRunning: …".
+// twinOf names a twin's record in a message: its uid and outcome, or, for
+// a compacted ledger record, its phase.
+func twinOf(r *v1alpha1.OperationRecord) string {
+	if r.UID == "" {
+		return fmt.Sprintf("the ledger's compacted record says %s", r.Phase)
+	}
+	return fmt.Sprintf("uid %s, %s", r.UID, outcomeOf(r))
+}
+
 func outcomeOf(r *v1alpha1.OperationRecord) string {
 	s := fmt.Sprintf("%s: %s", r.Phase, r.Reason)
 	if r.Message != "" {

@@ -532,6 +532,62 @@ func TestEngineObserve(t *testing.T) {
 				history: []v1alpha1.OperationRecord{record("op1", "uid-old", ReasonCompleted)}, noBackend: true,
 			},
 		},
+		"AlreadyCompletedByTheLedger": {
+			reason: "A re-created operation whose twin left the status history (50 newer operations, a restore without status, a re-import) is found in the ledger and does not run again.",
+			args:   observeArgs{cluster: storageCluster(), op: operation(), now: time.Minute, others: []client.Object{ledgerOf(t, record("op1", "uid-old", ReasonCompleted))}},
+			want: observeWant{
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Reason, st.SpecHash, st.CompletedAt = v1alpha1.OperationSucceeded, ReasonAlreadyCompleted, testHash, at(time.Minute)
+				},
+				message: "already ran (uid uid-old, Succeeded: Completed)", noBackend: true,
+			},
+		},
+		"AlreadyCompletedByACompactedRecord": {
+			reason: "A twin whose ledger record was compacted to its run-once key still stops the re-created operation, with the phase it ended in.",
+			args: observeArgs{cluster: storageCluster(), op: operation(), now: time.Minute,
+				others: []client.Object{compactedLedgerOf(t, record("op1", "uid-old", ReasonBackendRejected), v1alpha1.OperationFailed)}},
+			want: observeWant{
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Reason, st.SpecHash, st.CompletedAt = v1alpha1.OperationFailed, ReasonAlreadyCompleted, testHash, at(time.Minute)
+				},
+				message: "already ran (the ledger's compacted record says Failed)", noBackend: true,
+			},
+		},
+		"DeletedTwinInTheLedgerRuns": {
+			reason: "A ledger record of an operation deleted while it ran does not stop its re-creation, as in the status history.",
+			args:   observeArgs{cluster: storageCluster(), op: operation(), now: time.Minute, others: []client.Object{ledgerOf(t, record("op1", "uid-old", ReasonDeleted))}},
+			want:   observeWant{trigger: true, status: acquired(time.Minute), lock: op1Lock},
+		},
+		"OwnLedgerRecordRepairsStatus": {
+			reason: "An operation whose record is in the ledger but not in the status history crashed between the ledger write and the lock's release: it takes the recorded result, records it in the history and releases the lock, without reading the backend.",
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(sent(time.Minute)), now: 6 * time.Minute,
+				others: []client.Object{ledgerOf(t, rec(v1alpha1.OperationSucceeded, ReasonCompleted, 5*time.Minute))}},
+			want: observeWant{
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Reason, st.CompletedAt = v1alpha1.OperationSucceeded, ReasonCompleted, at(5*time.Minute)
+				},
+				noBackend: true,
+				history:   []v1alpha1.OperationRecord{rec(v1alpha1.OperationSucceeded, ReasonCompleted, 5*time.Minute)},
+			},
+		},
+		"FinishAppendsToTheLedger": {
+			reason: "A finishing operation appends its record to the ledger before it releases the lock, with the status history's records the ledger lacks (written before it existed).",
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock), withHistory(record("op0", "uid-0", ReasonCompleted))), now: time.Hour + time.Second,
+				op: operation(sent(time.Minute)), backend: &backend{status: sb.ClusterActive}},
+			want: observeWant{
+				status:  finishedAs(v1alpha1.OperationSucceeded, ReasonCompleted, time.Hour+time.Second, withProgress(prog(1, 1, "")), evidenceSeen),
+				message: "activate done",
+				history: []v1alpha1.OperationRecord{record("op0", "uid-0", ReasonCompleted), rec(v1alpha1.OperationSucceeded, ReasonCompleted, time.Hour+time.Second)},
+				after: func(t *testing.T, kube client.Client) {
+					t.Helper()
+					got := ledgerRecords(t, kube)
+					want := []v1alpha1.OperationRecord{record("op0", "uid-0", ReasonCompleted), rec(v1alpha1.OperationSucceeded, ReasonCompleted, time.Hour+time.Second)}
+					if diff := cmp.Diff(want, got, ignoreMessages); diff != "" {
+						t.Errorf("ledger: -want, +got:\n%s", diff)
+					}
+				},
+			},
+		},
 		"TwinWithOtherSpecRuns": {
 			reason: "An earlier operation of the same name with another spec does not stop this one.",
 			args: observeArgs{cluster: storageCluster(withHistory(func() v1alpha1.OperationRecord {

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -60,6 +61,9 @@ func newKube(t *testing.T, funcs *interceptor.Funcs, objs ...client.Object) clie
 	t.Helper()
 	s := runtime.NewScheme()
 	if err := apis.AddToScheme(s); err != nil {
+		t.Fatalf("cannot build scheme: %v", err)
+	}
+	if err := corev1.AddToScheme(s); err != nil {
 		t.Fatalf("cannot build scheme: %v", err)
 	}
 	b := crfake.NewClientBuilder().WithScheme(s).WithObjects(objs...).
@@ -237,7 +241,8 @@ func newLock(kube client.Client) *Lock {
 
 func newEngine(kube client.Client, clk *clock) *Engine {
 	return &Engine{Kind: v1alpha1.ClusterOpsKind, Kube: kube, Lock: newLock(kube), Observer: NewObserver(0),
-		Metrics: NewMetrics(), EvidenceGrace: time.Second, Now: clk.Now, Budgets: &Budgets{Kube: kube, Reader: kube}}
+		Metrics: NewMetrics(), EvidenceGrace: time.Second, Now: clk.Now, Budgets: &Budgets{Kube: kube, Reader: kube},
+		Ledger: &Ledger{Kube: kube, Reader: kube}}
 }
 
 // A backend is a fake simplyblock control plane with one cluster, c1.
@@ -408,6 +413,6 @@ func queueOf(kube client.Reader) func(ctx context.Context) ([]Object, error) {
 
 func runOf(kube client.Reader, o *v1alpha1.ClusterOps, api sb.API, steps ...Step) Run {
 	return Run{Object: o, Target: targetKey, TargetDescription: "StorageCluster " + testTarget, ClusterID: testClusterID,
-		Source: Source{Key: "test", API: api}, SpecHash: testHash,
+		HistoryID: testClusterID, Source: Source{Key: "test", API: api}, SpecHash: testHash,
 		Plan: func([]string) []Step { return steps }, Queue: queueOf(kube)}
 }

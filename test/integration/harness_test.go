@@ -151,7 +151,7 @@ func (h *harness) startManager(scheme *runtime.Scheme) {
 	h.t.Helper()
 	mgr, err := ctrl.NewManager(restConfig, ctrl.Options{
 		Scheme:                 scheme,
-		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{h.ns: {}}},
+		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{h.ns: {}}, ByObject: ops.LedgerCache()},
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		// Each test runs its own manager in this process.

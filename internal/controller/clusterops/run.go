@@ -56,7 +56,7 @@ func runFor(ctx context.Context, kube client.Client, src ops.Source, cr *v1alpha
 		cr.Status.AtProvider.ClusterName = t.Name
 	}
 	return ops.Run{
-		Object: cr, Target: t, TargetDescription: desc, ClusterID: clusterID, Source: src,
+		Object: cr, Target: t, TargetDescription: desc, ClusterID: clusterID, HistoryID: clusterID, Source: src,
 		SpecHash: specHash(cr), Plan: planFor(cr, clusterID, autoExpand), ChooseTargets: chooseTargets(cr),
 		Queue: queueOf(kube, t, clusterID), Disruptive: opTypes[cr.Spec.ForProvider.Type].disruptive,
 	}, nil

@@ -92,6 +92,7 @@ func SetupOperations[T ops.Managed](mgr ctrl.Manager, o controller.Options, s op
 		HoldLimit:     s.HoldLimit,
 		WindowNow:     s.WindowNow,
 		Budgets:       &ops.Budgets{Kube: fresh, Reader: mgr.GetAPIReader()},
+		Ledger:        &ops.Ledger{Kube: fresh, Reader: mgr.GetAPIReader()},
 	}
 	opts = append(opts, managed.WithRecorder(ops.Recorder(recorder)),
 		// The finalizer's update also writes the resolved target

@@ -65,7 +65,7 @@ func runFor(ctx context.Context, kube client.Client, src ops.Source, cr *v1alpha
 	cr.Status.AtProvider.ClusterID = t.clusterID
 	return ops.Run{
 		Object: cr, Target: t.cluster, History: t.node, TargetDescription: desc,
-		ClusterID: t.clusterID, Source: src, SpecHash: specHash(cr),
+		ClusterID: t.clusterID, HistoryID: t.nodeID, Source: src, SpecHash: specHash(cr),
 		Plan: func([]string) []ops.Step { return planFor(cr, t.clusterID, t.nodeID) },
 		Queue: func(ctx context.Context) ([]ops.Object, error) {
 			return ops.ClusterQueue(ctx, kube, t.cluster, t.clusterID)
