@@ -131,7 +131,7 @@ func main() {
 	mgr, err := ctrl.NewManager(ratelimiter.LimitRESTConfig(kubemetrics.Count(cfg), *maxReconcileRate+max(*opsReconcileRate, 0)), ctrl.Options{
 		// managedFields are never read here; not caching them saves about a
 		// third of the memory held for every object.
-		Cache:                      cache.Options{SyncPeriod: syncInterval, DefaultTransform: ops.CachedWithIntent(cache.TransformStripManagedFields()),
+		Cache: cache.Options{SyncPeriod: syncInterval, DefaultTransform: ops.CachedWithIntent(cache.TransformStripManagedFields()),
 			// Of ConfigMaps, only the operation ledgers are read.
 			ByObject: ops.LedgerCache()},
 		Metrics:                    metricsserver.Options{BindAddress: *metricsAddr},

@@ -255,7 +255,10 @@ func TestLedgerAppend(t *testing.T) {
 		"NeverTwice": {
 			reason: "A ledger that has the operation's record (a finish that crashed after writing it) is not written again, and its record is returned: that outcome stands.",
 			ledger: ledgerOf(t, rec(v1alpha1.OperationFailed, ReasonDeadlineExceeded, 0)),
-			want: want{prior: func() *v1alpha1.OperationRecord { r := rec(v1alpha1.OperationFailed, ReasonDeadlineExceeded, 0); return &r }(),
+			want: want{prior: func() *v1alpha1.OperationRecord {
+				r := rec(v1alpha1.OperationFailed, ReasonDeadlineExceeded, 0)
+				return &r
+			}(),
 				records: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonDeadlineExceeded, 0)}},
 		},
 	}
