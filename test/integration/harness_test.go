@@ -64,6 +64,8 @@ type harness struct {
 	poll time.Duration // the drift-check poll of the steady-state kinds
 	// opsSettings are the operation engine's settings.
 	opsSettings ops.Settings
+	// features are the provider's feature flags.
+	features *feature.Flags
 }
 
 type harnessOptions struct {
@@ -77,6 +79,8 @@ type harnessOptions struct {
 	// windowNow is the clock maintenance windows are read on; time.Now
 	// when nil.
 	windowNow func() time.Time
+	// managementPolicies enables the management policies feature.
+	managementPolicies bool
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -119,6 +123,10 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	h := &harness{t: t, ctx: ctx, kube: kube, sim: sim, ns: ns, poll: o.poll, opsSettings: testOpsSettings}
 	h.opsSettings.HoldLimit = o.holdLimit
 	h.opsSettings.WindowNow = o.windowNow
+	h.features = &feature.Flags{}
+	if o.managementPolicies {
+		h.features.Enable(feature.EnableBetaManagementPolicies)
+	}
 
 	endpoint := sim.URL()
 	if o.endpoint != "" {
@@ -163,7 +171,7 @@ func (h *harness) startManager(scheme *runtime.Scheme) {
 		MaxConcurrentReconciles: 5,
 		PollInterval:            h.poll,
 		GlobalRateLimiter:       ratelimiter.NewGlobal(100),
-		Features:                &feature.Flags{},
+		Features:                h.features,
 	}
 	must(h.t, simplyblockcontroller.Setup(mgr, o, h.opsSettings))
 	ctx, cancel := context.WithCancel(h.ctx)
@@ -198,7 +206,14 @@ func providerConfigRef() *xpv2.ProviderConfigReference {
 // last description it returned is reported on failure.
 func (h *harness) eventually(what string, cond func() (bool, string)) {
 	h.t.Helper()
-	deadline := time.Now().Add(waitTimeout)
+	h.eventuallyWithin(waitTimeout, what, cond)
+}
+
+// eventuallyWithin is eventually with its own timeout, for a wait that is
+// long by design (hundreds of operations).
+func (h *harness) eventuallyWithin(timeout time.Duration, what string, cond func() (bool, string)) {
+	h.t.Helper()
+	deadline := time.Now().Add(timeout)
 	last := ""
 	for time.Now().Before(deadline) {
 		ok, desc := cond()
