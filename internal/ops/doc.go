@@ -43,6 +43,7 @@ limitations under the License.
 //	guard.go     Trigger: the write-ahead guard and call classification
 //	managed.go   the mapping onto crossplane-runtime's managed reconciler
 //	lock.go      the durable lock and the bounded history
+//	ledger.go    the ledger: every operation that ran, for run-once
 //	queue.go     one queue per cluster for both operation kinds, indexes
 //	priority.go  reconcile priorities: running operations first
 //	snapshot.go  shared, short-lived backend observations and event parsing
