@@ -262,9 +262,10 @@ func (e *Engine) takeSlots(ctx context.Context, r Run, t Target, now time.Time) 
 	}
 	before := st.Reason
 	st.QueuePosition = &wait.position
+	until, _ := slotDeadline(st, o.GetOperationPolicy())
 	setPhase(st, v1alpha1.OperationPending, ReasonWaitingForSlot,
-		"waits for a slot of DisruptionBudget %s (at most %d of the clusters it selects may run a disruptive operation at once; disrupting now: %s); queue position %d; it holds the lock on %s",
-		wait.budget.Name, wait.budget.Spec.MaxDisrupted, describeDisrupting(wait.disrupting), wait.position, r.TargetDescription)
+		"waits for a slot of DisruptionBudget %s (at most %d of the clusters it selects may run a disruptive operation at once; disrupting now: %s); queue position %d; it holds the lock on %s until %s at most, then fails DeadlineExceeded",
+		wait.budget.Name, wait.budget.Spec.MaxDisrupted, describeDisrupting(wait.disrupting), wait.position, r.TargetDescription, until.UTC().Format(time.RFC3339))
 	if before != ReasonWaitingForSlot {
 		e.record(o, event.Normal(ReasonWaitingForSlot, st.Message))
 	}

@@ -145,11 +145,22 @@ func TestEngineDisruptionBudget(t *testing.T) {
 				others: []client.Object{other, budget("prod", 1, []v1alpha1.BudgetedOperation{otherEntry}, nil)}},
 			want: observeWant{trigger: true, lock: op1Lock, status: func(st *v1alpha1.OperationStatus) { st.Progress = prog(0, 1, "activate") }},
 		},
-		"NoDeadlineWhileWaitingForASlot": {
-			reason: "The wait for a slot does not count against timeoutSeconds: deadlines start when the slot is taken.",
-			args: observeArgs{cluster: prod, op: operation(holding(0), waitingFor("prod")), now: 5 * time.Hour, disruptive: true,
+		"WaitsForASlotWithinItsTimeout": {
+			reason: "An operation waits for a slot, holding its cluster's lock, for its timeout after it started at most, and says until when.",
+			args: observeArgs{cluster: prod, op: operation(holding(0), waitingFor("prod")), now: 59 * time.Minute, disruptive: true,
 				others: []client.Object{other, budget("prod", 1, []v1alpha1.BudgetedOperation{otherEntry}, []v1alpha1.BudgetedOperation{me(0)})}},
-			want: observeWant{lock: op1Lock, status: func(st *v1alpha1.OperationStatus) { st.QueuePosition = ptr.To[int64](1) }},
+			want: observeWant{lock: op1Lock, status: func(st *v1alpha1.OperationStatus) { st.QueuePosition = ptr.To[int64](1) },
+				message: "it holds the lock on StorageCluster demo until 2026-03-01T13:00:00Z at most, then fails DeadlineExceeded"},
+		},
+		"GivesUpWaitingForASlotAfterItsTimeout": {
+			reason: "An operation that got no slot within its timeout fails DeadlineExceeded, sends nothing, and lets its cluster's lock go: a wait for a slot holds no cluster forever.",
+			args: observeArgs{cluster: prod, op: operation(holding(0), waitingFor("prod")), now: time.Hour + time.Second, disruptive: true,
+				others: []client.Object{other, budget("prod", 1, []v1alpha1.BudgetedOperation{otherEntry}, []v1alpha1.BudgetedOperation{me(0)})}},
+			want: observeWant{noBackend: true,
+				status:  finishedAs(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second),
+				message: "no slot of DisruptionBudget prod became free within 1h0m0s (timeoutSeconds) after it started; nothing was sent to the backend",
+				history: []v1alpha1.OperationRecord{rec(v1alpha1.OperationFailed, ReasonDeadlineExceeded, time.Hour+time.Second)},
+				after:   budgetStatus("prod", v1alpha1.DisruptionBudgetStatus{Disrupting: []v1alpha1.BudgetedOperation{otherEntry}})},
 		},
 		"GivesTheSlotBackWhenItFinishes": {
 			reason: "A finished operation gives its slot back, and the record and lock release go first.",

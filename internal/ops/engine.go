@@ -438,17 +438,36 @@ func (e *Engine) queue(ctx context.Context, r Run, t Target) (bool, error) {
 		}
 	}
 	st.QueuePosition = &pos
+	free, known := e.now(), true
+	by := ""
 	if h := t.GetActiveOperation(); h != nil {
-		by := ""
-		if until, ok := holdsUntil(all, h); ok {
-			by = " by " + until.UTC().Format(time.RFC3339) + " at most"
+		if free, known = holdsUntil(all, h); known {
+			by = " by " + free.UTC().Format(time.RFC3339) + " at most"
 		}
 		setPhase(st, v1alpha1.OperationPending, ReasonQueued, "waiting for %s (%s) to finish on %s%s; queue position %d",
 			h.Name, h.Type, r.TargetDescription, by, pos)
 	} else {
 		setPhase(st, v1alpha1.OperationPending, ReasonQueued, "waiting for its turn on %s; queue position %d", r.TargetDescription, pos)
 	}
+	if known && pos > 1 {
+		budgets, err := e.budgetsOn(ctx, t)
+		if err != nil {
+			return false, err
+		}
+		st.Message += fmt.Sprintf("; its turn comes by %s at most (the %d ahead of it each within its timeouts)",
+			turnBy(waiting, o, free, budgets).UTC().Format(time.RFC3339), pos-1)
+	}
 	return false, nil
+}
+
+// budgetsOn reports whether a DisruptionBudget selects t: an operation
+// there may wait for a slot.
+func (e *Engine) budgetsOn(ctx context.Context, t Target) (bool, error) {
+	if e.Budgets == nil {
+		return false, nil
+	}
+	names, err := e.Budgets.matching(ctx, t.GetLabels())
+	return len(names) > 0, err
 }
 
 // isCurrent reports whether o is the operation as the API server has it
@@ -497,6 +516,11 @@ func (e *Engine) run(ctx context.Context, r Run, t Target, now time.Time) (bool,
 			return false, err
 		}
 		if r.Disruptive && e.Budgets != nil && nothingTookEffect(st) && (st.Disruption == nil || st.Disruption.AcquiredAt == nil) {
+			if until, ok := slotDeadline(st, pol); ok && now.After(until) {
+				return false, e.finish(ctx, r, v1alpha1.OperationFailed, ReasonDeadlineExceeded, fmt.Sprintf(
+					"no slot of DisruptionBudget %s became free within %s (timeoutSeconds) after it started; nothing was sent to the backend",
+					strings.Join(st.Disruption.Budgets, ", "), timeout(pol)))
+			}
 			if waiting, err := e.takeSlots(ctx, r, t, now); waiting || err != nil {
 				return false, err
 			}

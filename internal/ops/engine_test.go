@@ -160,6 +160,19 @@ func TestEngineObserve(t *testing.T) {
 				message: "waiting for op0 (Restart) to finish on StorageCluster demo by 2026-03-02T11:00:00Z at most; queue position 1", lock: op0Lock, noBackend: true,
 			},
 		},
+		"QueuedSecondBehindAHolder": {
+			reason: "Second in line, the queue says when its turn comes at most: the holder's bound plus the longest hold of each operation ahead (an approval's wait and its run) (#48).",
+			args: observeArgs{cluster: storageCluster(lockedBy(op0Lock)), op: operation(), now: 10 * time.Second,
+				others: []client.Object{op0, operation(named("op-a", "uid-a"), createdAt(-time.Minute),
+					withPolicy(func(p *v1alpha1.OperationPolicy) { p.Approval = v1alpha1.ApprovalRequired }))}},
+			want: observeWant{
+				status: func(st *v1alpha1.OperationStatus) {
+					st.Phase, st.Reason, st.SpecHash, st.QueuePosition = v1alpha1.OperationPending, ReasonQueued, testHash, ptr.To[int64](2)
+				},
+				message: "by 2026-03-01T12:00:00Z at most; queue position 2; its turn comes by 2026-03-02T13:00:00Z at most (the 1 ahead of it each within its timeouts)",
+				lock:    op0Lock, noBackend: true,
+			},
+		},
 		"QueuedSecondInLine": {
 			reason: "An operation created after another waiting one is second in line and does not take the free lock.",
 			args: observeArgs{cluster: storageCluster(), op: operation(), now: 10 * time.Second,

@@ -91,8 +91,52 @@ func holdsUntil(ops []Object, h *v1alpha1.OperationReference) (time.Time, bool) 
 		if since := runningSince(st, pol); since != nil {
 			return since.Add(timeout(pol)), true
 		}
+		return slotDeadline(st, pol)
 	}
 	return time.Time{}, false
+}
+
+// slotDeadline is when an operation waiting for a disruption slot gives up
+// and lets the lock go: its timeout after it left the queue (or was
+// approved). The wait does not count against the run's own timeout, which
+// starts with the slot (runningSince).
+func slotDeadline(st *v1alpha1.OperationStatus, pol v1alpha1.OperationPolicy) (time.Time, bool) {
+	if st.Disruption == nil || st.Disruption.AcquiredAt != nil || st.StartedAt == nil {
+		return time.Time{}, false
+	}
+	since := st.StartedAt.Time
+	if st.ApprovedAt != nil && st.ApprovedAt.After(since) {
+		since = st.ApprovedAt.Time
+	}
+	return since.Add(timeout(pol)), true
+}
+
+// maxHold is the longest an operation that has not started holds the lock
+// once it takes it: its wait for approval, its wait for a disruption slot
+// (when a DisruptionBudget selects the cluster) and its run, each bounded.
+func maxHold(o Object, budgeted bool) time.Duration {
+	pol := o.GetOperationPolicy()
+	d := timeout(pol)
+	if pol.Approval == v1alpha1.ApprovalRequired {
+		d += approvalTimeout(pol)
+	}
+	if budgeted {
+		d += timeout(pol)
+	}
+	return d
+}
+
+// turnBy is the latest time o, waiting in q, takes the lock: when the lock
+// is free at most (free), plus the longest hold of each operation ahead of
+// it.
+func turnBy(q Queue, o Object, free time.Time, budgeted bool) time.Time {
+	for _, w := range q {
+		if w.GetUID() == o.GetUID() {
+			break
+		}
+		free = free.Add(maxHold(w, budgeted))
+	}
+	return free
 }
 
 // maxAttempts is how often one step's call may be sent.
