@@ -323,7 +323,7 @@ func (e *Engine) observe(ctx context.Context, r Run) (bool, error) {
 	}
 	// A record of it only in the ledger: its finish crashed between the
 	// ledger write and the lock's release. Looked for once per process.
-	if rec, err := e.ownLedgerRecord(ctx, r); err != nil || rec != nil {
+	if rec, err := e.ownLedgerRecord(ctx, r, t); err != nil || rec != nil {
 		if err != nil {
 			return false, err
 		}
@@ -903,6 +903,7 @@ func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhas
 	now := metav1.NewTime(e.now())
 	st.CompletedAt = &now
 	st.QueuePosition, st.NextAttemptAt = nil, nil
+	e.ledgerChecked.Delete(o.GetUID())
 	setPhase(st, phase, reason, "%s", truncate(msg, 2000))
 	e.Watcher.Unwatch(e.Kind, r.Source, r.ClusterID, types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()})
 	if st.StartedAt != nil {

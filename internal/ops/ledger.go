@@ -155,7 +155,10 @@ func (l *Ledger) Append(ctx context.Context, namespace, backendID, target string
 	rec.Message = truncate(rec.Message, ledgerMessage)
 	var prior *v1alpha1.OperationRecord
 	fresh := false
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	// A conflict, or a create that lost to another writer's, is tried
+	// again on the ledger read from the API server.
+	retriable := func(err error) bool { return kerrors.IsConflict(err) || kerrors.IsAlreadyExists(err) }
+	err := retry.OnError(retry.DefaultRetry, retriable, func() error {
 		prior = nil
 		read := client.Reader(l.Kube)
 		if fresh && l.Reader != nil {
@@ -204,10 +207,6 @@ func (l *Ledger) Append(ctx context.Context, namespace, backendID, target string
 		}
 		return errors.Wrap(l.Kube.Update(ctx, cm), errWriteLedger)
 	})
-	if kerrors.IsAlreadyExists(errors.Cause(err)) {
-		// Another writer created it first: append to theirs.
-		return l.Append(ctx, namespace, backendID, target, o, rec, seed)
-	}
 	return prior, err
 }
 
@@ -365,14 +364,14 @@ func (e *Engine) twin(ctx context.Context, r Run, hist Target) (*v1alpha1.Operat
 }
 
 // ownLedgerRecord returns the ledger's record of r's operation: its finish
-// wrote it and crashed before releasing the lock. Each process looks once
-// per operation.
-func (e *Engine) ownLedgerRecord(ctx context.Context, r Run) (*v1alpha1.OperationRecord, error) {
+// wrote it and crashed before releasing the lock on t. Each process looks
+// once per operation that holds the lock or started.
+func (e *Engine) ownLedgerRecord(ctx context.Context, r Run, t Target) (*v1alpha1.OperationRecord, error) {
 	if e.Ledger == nil || r.HistoryID == "" {
 		return nil, nil
 	}
 	uid := r.Object.GetUID()
-	if _, checked := e.ledgerChecked.Load(uid); checked {
+	if _, checked := e.ledgerChecked.Load(uid); checked || !(Holds(t, r.Object) || r.Object.GetOperationStatus().StartedAt != nil) {
 		return nil, nil
 	}
 	rec, err := e.Ledger.Record(ctx, r.Object.GetNamespace(), r.HistoryID, uid)
@@ -389,7 +388,6 @@ func (e *Engine) ownLedgerRecord(ctx context.Context, r Run) (*v1alpha1.Operatio
 // outcome stands and is put back in the operation's status.
 func (e *Engine) toLedger(ctx context.Context, r Run) (v1alpha1.OperationRecord, error) {
 	o := r.Object
-	e.ledgerChecked.Delete(o.GetUID())
 	rec := recordFor(o)
 	if e.Ledger == nil || r.HistoryID == "" {
 		return rec, nil
