@@ -160,14 +160,7 @@ func runCrashCase(t *testing.T, table *summaryTable, sup *supervisor, c *crashCa
 		held, heldPath = holdCall(t, c)
 	}
 	c.since = time.Now()
-	fromExample(t, c.ns, c.typ.dir()+"/"+c.typ.file, func(u *unstructured.Unstructured) {
-		u.SetName(c.name)
-		if c.typ.kind == "StorageNodeOps" {
-			setField(t, u, c.clusterName+"-node-1", "spec", "forProvider", "nodeIdRef", "name")
-			return
-		}
-		setField(t, u, c.clusterName, "spec", "forProvider", "clusterIdRef", "name")
-	})
+	createOperation(t, c)
 	confirmed := 0
 	waitFor(t, 2*time.Minute, func() (bool, string) {
 		phase, reason, _ := opPhase(c)
@@ -223,6 +216,20 @@ func runCrashCase(t *testing.T, table *summaryTable, sup *supervisor, c *crashCa
 	}
 	table.Add(c.typ.name, c.label(), orNone(strings.Join(seen, ", ")), phase, reason)
 	t.Logf("%-18s %-16s %-9s %-16s in %s", c.typ.name, c.label(), phase, reason, time.Since(c.since).Round(10*time.Millisecond))
+}
+
+// createOperation creates c's operation from its type's example, on its
+// cluster (or the cluster's first node).
+func createOperation(t *testing.T, c *crashCase) {
+	t.Helper()
+	fromExample(t, c.ns, c.typ.dir()+"/"+c.typ.file, func(u *unstructured.Unstructured) {
+		u.SetName(c.name)
+		if c.typ.kind == "StorageNodeOps" {
+			setField(t, u, c.clusterName+"-node-1", "spec", "forProvider", "nodeIdRef", "name")
+			return
+		}
+		setField(t, u, c.clusterName, "spec", "forProvider", "clusterIdRef", "name")
+	})
 }
 
 // expectedPhase is the phase a case must end in when its own crash fired:

@@ -113,14 +113,7 @@ func checkLedgerAfterCrash(t *testing.T, c *crashCase) {
 		_, err := getObject(c.ns, c.typ.kindName(), c.name)
 		return kerrors.IsNotFound(err), fmt.Sprintf("get: %v", err)
 	})
-	fromExample(t, c.ns, c.typ.dir()+"/"+c.typ.file, func(u *unstructured.Unstructured) {
-		u.SetName(c.name)
-		if c.typ.kind == "StorageNodeOps" {
-			setField(t, u, c.clusterName+"-node-1", "spec", "forProvider", "nodeIdRef", "name")
-			return
-		}
-		setField(t, u, c.clusterName, "spec", "forProvider", "clusterIdRef", "name")
-	})
+	createOperation(t, c)
 	waitFor(t, time.Minute, func() (bool, string) {
 		phase, reason, _ := opPhase(c)
 		return reason == ops.ReasonAlreadyCompleted, fmt.Sprintf("re-created %s: %s (%s)", c.name, phase, reason)
