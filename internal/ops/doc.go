@@ -41,12 +41,19 @@ limitations under the License.
 //	step.go      a step: gate, call, evidence, completion, policies
 //	engine.go    Observe / Release: queue, preconditions, evidence, finish
 //	guard.go     Trigger: the write-ahead guard and call classification
+//	answers.go   call answers held until the next status write
+//	intent.go    a call's intent carried by the finalizer's write
 //	managed.go   the mapping onto crossplane-runtime's managed reconciler
+//	approval.go  approval: the plan shown, approved, expired
+//	window.go    maintenance windows: start in one, pause outside
+//	budget.go    DisruptionBudget slots
+//	stop.go      cancel and delete: where an operation may stop
 //	lock.go      the durable lock and the bounded history
 //	ledger.go    the ledger: every operation that ran, for run-once
 //	queue.go     one queue per cluster for both operation kinds, indexes
 //	priority.go  reconcile priorities: running operations first
-//	snapshot.go  shared, short-lived backend observations and event parsing
+//	snapshot.go  shared, short-lived backend observations
+//	eventlog.go  the cluster log: positions and entries read as changes
 //	watch.go     the Watcher that wakes operations on backend changes
 //	events.go    the operation kinds' event handlers
 //	status.go    phases, reasons and conditions

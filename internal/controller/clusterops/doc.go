@@ -16,9 +16,9 @@ limitations under the License.
 
 // Package clusterops is the controller of ClusterOps managed resources:
 // cluster-level operations run by the operation engine in internal/ops.
-// plans.go holds what is specific to each operation type (preconditions,
-// calls, evidence, completion, failure and the ambiguous-outcome policy);
-// run.go finds the operation's StorageCluster and builds the engine's view
-// of one reconcile; setup.go wires the engine (ops.Connector) into a
-// managed reconciler.
+// types.go is the table of operation types (opTypes); each type's plan,
+// built from the step library (internal/ops/steps), is in its own file
+// (activate.go, expand.go, …); run.go finds the operation's StorageCluster
+// and builds the engine's view of one reconcile; setup.go wires the engine
+// (ops.Connector) into a managed reconciler.
 package clusterops

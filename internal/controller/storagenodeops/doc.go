@@ -16,10 +16,10 @@ limitations under the License.
 
 // Package storagenodeops is the controller of StorageNodeOps managed
 // resources: node-level operations (suspend, resume, shutdown, restart,
-// start, remove) run by the operation engine in internal/ops.
-// plans.go holds what is specific to each operation type (preconditions,
-// calls, evidence, completion, failure and the ambiguous-outcome policy);
-// run.go finds the operation's StorageNode and that node's StorageCluster
+// start, remove, migrate) run by the operation engine in internal/ops.
+// types.go is the table of operation types (opTypes); each type's plan,
+// built from the step library (internal/ops/steps), is in its own file
+// (suspend.go, restart.go, …); run.go finds the operation's StorageNode and that node's StorageCluster
 // (whose queue and lock every operation on the cluster shares); setup.go
 // wires the engine (ops.Connector) into a managed reconciler.
 package storagenodeops
