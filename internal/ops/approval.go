@@ -121,8 +121,13 @@ func planOf(steps []Step, targets []string, snap *Snapshot, now time.Time) v1alp
 		p.Targets = append(p.Targets, nodeLabel(snap, id))
 		fmt.Fprintf(h, "target %s\n", id)
 	}
-	for _, s := range steps {
+	for i, s := range steps {
 		ps := v1alpha1.PlannedStep{Name: s.Name, Verdict: truncate(verdictOf(s, snap), 300)}
+		if i > 0 {
+			// Its precondition now says nothing of when its turn comes:
+			// the steps before it change the cluster.
+			ps.Verdict = laterVerdict(s)
+		}
 		if s.Call != nil {
 			ps.Call = s.Path
 		}
@@ -131,6 +136,15 @@ func planOf(steps []Step, targets []string, snap *Snapshot, now time.Time) v1alp
 	}
 	p.ID = hex.EncodeToString(h.Sum(nil)[:6])
 	return p
+}
+
+// laterVerdict is what a step after the first will do: its skip rule and
+// gate are decided when its turn comes.
+func laterVerdict(s Step) string {
+	if s.Call == nil {
+		return "later: waits; sends nothing"
+	}
+	return "later: sends " + s.Path + " unless the backend shows it done or refuses it then"
 }
 
 // verdictOf is what a step's skip rule and gate say on snap.

@@ -63,6 +63,24 @@ func TestEngineApproval(t *testing.T) {
 					Steps: []v1alpha1.PlannedStep{{Name: "activate", Call: testPath, Verdict: "waits: the cluster is in_expansion"}}}
 			}},
 		},
+		"LaterStepsSayWhatTheyWillDo": {
+			reason: "A step after the first shows what it will do when its turn comes, not what its precondition says before the steps ahead of it ran (#47): a rolling restart's restarts read 'skipped: already online' otherwise.",
+			args: observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), required), now: time.Minute,
+				backend: &backend{status: sb.ClusterInExpansion},
+				steps: []Step{testStep(), testStep(func(s *Step) {
+					s.Name = "start"
+					s.Skip = func(*Snapshot) (bool, string) { return true, "the cluster is already active" }
+				}), testStep(func(s *Step) { s.Name, s.Call = "settle", nil })}},
+			want: observeWant{lock: op1Lock, status: func(st *v1alpha1.OperationStatus) {
+				st.Reason = ReasonAwaitingApproval
+				st.Plan = &v1alpha1.OperationPlan{ID: "738f84115e67", ComputedAt: *at(time.Minute),
+					Steps: []v1alpha1.PlannedStep{
+						{Name: "activate", Call: testPath, Verdict: "waits: the cluster is in_expansion"},
+						{Name: "start", Call: testPath, Verdict: "later: sends " + testPath + " unless the backend shows it done or refuses it then"},
+						{Name: "settle", Verdict: "later: waits; sends nothing"},
+					}}
+			}},
+		},
 		"WaitsWithoutReadingTheBackend": {
 			reason: "Once its plan is shown, an operation waiting for approval neither reads the backend nor changes.",
 			args:   observeArgs{cluster: storageCluster(lockedBy(op1Lock)), op: operation(holding(0), required, showing(time.Minute)), now: time.Hour},

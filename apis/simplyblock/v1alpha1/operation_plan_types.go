@@ -94,9 +94,10 @@ type PlannedStep struct {
 	// +optional
 	Call string `json:"call,omitempty"`
 
-	// Verdict is what the step's precondition says on the backend's state
-	// when the plan was computed: "ready", "waits: …", "refused: …" or
-	// "skipped: …". For any step but the first it reads the cluster before
-	// the earlier steps ran.
+	// Verdict is, for the first step, what its precondition says on the
+	// backend's state when the plan was computed: "ready", "waits: …",
+	// "refused: …" or "skipped: …"; for a later step, what it will do when
+	// its turn comes ("later: sends …" or "later: waits; sends nothing"),
+	// since the steps before it change the cluster.
 	Verdict string `json:"verdict"`
 }
