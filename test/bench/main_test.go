@@ -17,9 +17,7 @@ limitations under the License.
 package bench_test
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -39,6 +37,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/simplyblock/provider-simplyblock/apis"
+	"github.com/simplyblock/provider-simplyblock/test/testenv"
 )
 
 // world is what every scenario shares; TestMain sets it up once. Each
@@ -74,7 +73,7 @@ func run(m *testing.M) (code int) {
 		fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
 		return 1
 	}
-	root, err := repoRoot()
+	root, err := testenv.RepoRoot()
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -188,33 +187,12 @@ func run(m *testing.M) (code int) {
 // buildProvider compiles ./cmd/provider into bin (without -race: the
 // provider's own costs are measured).
 func buildProvider(bin string) error {
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/provider") //nolint:gosec // fixed arguments.
-	cmd.Dir = world.root
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("cannot build the provider: %v\n%s", err, out.String())
+	if err := testenv.GoBuild(world.root, bin, "./cmd/provider"); err != nil {
+		return err
 	}
 	fmt.Fprintf(os.Stderr, "bench: built the provider in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
-}
-
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
 
 // gitDescribe names the commit the figures belong to.

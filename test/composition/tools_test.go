@@ -27,6 +27,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/simplyblock/provider-simplyblock/test/testenv"
 )
 
 // toolsEnv names the folder holding crossplane, crossplane-core and
@@ -69,10 +71,8 @@ func needTools(t *testing.T) tools {
 			t.Fatalf("%s: %v (run hack/crossplane-tools.sh)", b, err)
 		}
 	}
-	build := exec.Command("go", "build", "-o", tl.function, "./cmd/function-storagecluster") //nolint:gosec // fixed arguments
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("cannot build function-storagecluster: %v\n%s", err, out)
+	if err := testenv.GoBuild(repoRoot, tl.function, "./cmd/function-storagecluster"); err != nil {
+		t.Fatal(err)
 	}
 	return tl
 }

@@ -55,6 +55,7 @@ import (
 	sb "github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 	"github.com/simplyblock/provider-simplyblock/internal/contract"
 	"github.com/simplyblock/provider-simplyblock/internal/simulator"
+	"github.com/simplyblock/provider-simplyblock/test/testenv"
 )
 
 const (
@@ -112,7 +113,7 @@ func run(m *testing.M) (code int) {
 		fmt.Fprintf(os.Stderr, "crash suite: "+format+"\n", args...)
 		return 1
 	}
-	root, err := repoRoot()
+	root, err := testenv.RepoRoot()
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -247,18 +248,13 @@ func run(m *testing.M) (code int) {
 
 // buildProvider compiles ./cmd/provider into bin.
 func buildProvider(bin string) error {
-	args := []string{"build", "-o", bin}
+	var flags []string
 	if suite.raceBuild {
-		args = append(args, "-race")
+		flags = append(flags, "-race")
 	}
-	args = append(args, "./cmd/provider")
-	cmd := exec.Command("go", args...) //nolint:gosec // fixed arguments.
-	cmd.Dir = suite.root
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("cannot build the provider (go %s): %v\n%s", strings.Join(args, " "), err, out.String())
+	if err := testenv.GoBuild(suite.root, bin, "./cmd/provider", flags...); err != nil {
+		return err
 	}
 	fmt.Fprintf(os.Stderr, "crash suite: built the provider in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
@@ -317,23 +313,6 @@ func contractMiddleware(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
 
 // ---- per-test state -----------------------------------------------------

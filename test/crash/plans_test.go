@@ -31,6 +31,7 @@ import (
 	"github.com/simplyblock/provider-simplyblock/internal/controller/clusterops"
 	"github.com/simplyblock/provider-simplyblock/internal/controller/storagenodeops"
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
+	"github.com/simplyblock/provider-simplyblock/test/testenv"
 )
 
 // The matrix's calls and policies come from the operation types' own
@@ -40,7 +41,7 @@ import (
 // plan returns the steps ct's example runs on a cluster of ct.nodes nodes.
 func (ct crashType) plan(t *testing.T) []ops.Step {
 	t.Helper()
-	root, err := repoRoot()
+	root, err := testenv.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

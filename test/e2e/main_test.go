@@ -17,7 +17,6 @@ limitations under the License.
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -47,6 +46,7 @@ import (
 	apisv1alpha1 "github.com/simplyblock/provider-simplyblock/apis/v1alpha1"
 	"github.com/simplyblock/provider-simplyblock/cluster/local/controlplane"
 	"github.com/simplyblock/provider-simplyblock/internal/simulator"
+	"github.com/simplyblock/provider-simplyblock/test/testenv"
 )
 
 const (
@@ -271,12 +271,8 @@ func needWorld(t *testing.T) {
 // goBuild builds each package into its output path.
 func goBuild(outputs map[string]string) error {
 	for out, pkg := range outputs {
-		cmd := exec.Command("go", "build", "-o", out, pkg) //nolint:gosec // fixed arguments
-		cmd.Dir = world.root
-		var b bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &b, &b
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("cannot build %s: %v\n%s", pkg, err, b.String())
+		if err := testenv.GoBuild(world.root, out, pkg); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -41,6 +41,7 @@ import (
 	"github.com/simplyblock/provider-simplyblock/internal/clients/simplyblock"
 	"github.com/simplyblock/provider-simplyblock/internal/simulator"
 	"github.com/simplyblock/provider-simplyblock/test/argocd/sandbox"
+	"github.com/simplyblock/provider-simplyblock/test/testenv"
 )
 
 // liveObject reads an object of the provider's group as Argo CD holds it:
@@ -59,7 +60,7 @@ func (h *harness) liveObject(kind, name string) *unstructured.Unstructured {
 // actionScript reads a script of examples/argocd/actions/<group>/<kind>/actions/.
 func actionScript(t *testing.T, kind, file string) string {
 	t.Helper()
-	root, err := repoRoot()
+	root, err := testenv.RepoRoot()
 	must(t, err)
 	b, err := os.ReadFile(filepath.Join(root, "examples", "argocd", "actions", v1alpha1.SchemeGroupVersion.Group, kind, "actions", file)) //nolint:gosec // scripts from the repository.
 	must(t, err)

@@ -8,6 +8,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/simplyblock/provider-simplyblock/test/testenv"
 )
 
 // fromExample creates the object in examples/<file> in the test namespace,
@@ -16,7 +18,7 @@ import (
 // kubectl apply does. It returns the created object.
 func (h *harness) fromExample(file string, mutate func(u *unstructured.Unstructured)) *unstructured.Unstructured {
 	h.t.Helper()
-	root, err := repoRoot()
+	root, err := testenv.RepoRoot()
 	must(h.t, err)
 	data, err := os.ReadFile(filepath.Join(root, "examples", file)) //nolint:gosec // test input from the repository.
 	must(h.t, err)

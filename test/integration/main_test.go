@@ -15,6 +15,8 @@ import (
 
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/simplyblock/provider-simplyblock/test/testenv"
 )
 
 // restConfig points at the envtest kube-apiserver shared by every test.
@@ -27,7 +29,7 @@ func TestMain(m *testing.M) {
 func run(m *testing.M) int {
 	// controller-runtime's own log: reconcile panics and errors.
 	ctrl.SetLogger(zap.New())
-	root, err := repoRoot()
+	root, err := testenv.RepoRoot()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -51,21 +53,4 @@ func run(m *testing.M) int {
 	}
 	defer func() { _ = env.Stop() }()
 	return m.Run()
-}
-
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
