@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/simplyblock/provider-simplyblock/internal/ops"
+	"github.com/simplyblock/provider-simplyblock/test/testenv"
 )
 
 // READMETypeRows returns the rows of the first Markdown table after the
@@ -117,18 +118,9 @@ func CRDTypeEnum(t *testing.T, file string) []string {
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	root, err := testenv.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
+	return root
 }
