@@ -27,6 +27,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/simplyblock/provider-simplyblock/apis/simplyblock/v1alpha1"
@@ -109,8 +110,7 @@ func TestOperationLedger(t *testing.T) {
 		// protected, or a move to another management cluster), and
 		// imported again from Git: its status starts empty.
 		sc := h.clusterObj("demo")
-		sc.Spec.ManagementPolicies = xpv2.ManagementPolicies{xpv2.ManagementActionObserve}
-		must(t, h.kube.Update(h.ctx, sc))
+		h.edit(sc, func() { sc.Spec.ManagementPolicies = xpv2.ManagementPolicies{xpv2.ManagementActionObserve} })
 		h.deleteOp("once")
 		must(t, h.kube.Delete(h.ctx, sc))
 		h.eventually("the StorageCluster to be gone", func() (bool, string) {
@@ -147,9 +147,11 @@ func TestOperationLedger(t *testing.T) {
 		// A backup restored without status (Velero's default for custom
 		// resources) gives the StorageCluster back without its history; the
 		// ledger is a ConfigMap's data and comes back whole.
-		sc := h.clusterObj("demo")
-		sc.Status.AtProvider.OperationHistory = nil
-		must(t, h.kube.Status().Update(h.ctx, sc))
+		must(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			sc := h.clusterObj("demo")
+			sc.Status.AtProvider.OperationHistory = nil
+			return h.kube.Status().Update(h.ctx, sc)
+		}))
 		h.deleteOp("once")
 		cm := &corev1.ConfigMap{}
 		must(t, h.kube.Get(h.ctx, types.NamespacedName{Namespace: h.ns, Name: ops.LedgerName(id)}, cm))
