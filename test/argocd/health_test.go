@@ -220,7 +220,7 @@ func TestHealth(t *testing.T) {
 		"ClusterOpsAwaitingApproval": {
 			reason: "An operation with approval Required that shows its plan waits for a person: Suspended, with the engine's message.",
 			args:   args{fixture: "clusterops-pending-awaiting-approval.yaml"},
-			want:   health{Status: "Suspended", Message: "AwaitingApproval: awaiting approval: holds the lock on StorageCluster demo and shows its plan 67bdde2f4561 (9 steps, 6 calls, 3 targets) in status.atProvider.plan; set spec.forProvider.approved to true to run it, or cancel to drop it"},
+			want:   health{Status: "Suspended", Message: "AwaitingApproval: awaiting approval: holds the lock on StorageCluster demo and shows its plan 81119aa96edd (9 steps, 6 calls, 3 targets) in status.atProvider.plan; set spec.forProvider.approved to true to run it, or cancel to drop it; unapproved at 2026-12-09T00:54:03Z, it fails ApprovalExpired"},
 		},
 		"ClusterOpsAwaitingApprovalWithoutMessage": {
 			reason: "Without a message, the health check says itself that the operation waits for approval.",
@@ -271,7 +271,7 @@ func TestHealth(t *testing.T) {
 		"ClusterOpsWaitingForConcurrencySlot": {
 			reason: "An operation waiting for a slot of a DisruptionBudget goes on by itself once one is free: Progressing, with its queue position.",
 			args:   args{fixture: "clusterops-pending-waiting-for-concurrency-slot.yaml"},
-			want:   health{Status: "Progressing", Message: "WaitingForConcurrencySlot: waits for a slot of DisruptionBudget testargocdfixtures-clusteropsapprovalwindowandbudg-41307 (at most 1 of the clusters it selects may run a disruptive operation at once; disrupting now: ClusterOps testargocdfixtures-clusteropsapprovalwindowandbudg-41307/a-restart (Restart) on testargocdfixtures-clusteropsapprovalwindowandbudg-41307/a); queue position 1; it holds the lock on StorageCluster b"},
+			want:   health{Status: "Progressing", Message: "WaitingForConcurrencySlot: waits for a slot of DisruptionBudget testargocdfixtures-clusteropsapprovalwindowandbudg-70753 (at most 1 of the clusters it selects may run a disruptive operation at once; disrupting now: ClusterOps testargocdfixtures-clusteropsapprovalwindowandbudg-70753/a-restart (Restart) on testargocdfixtures-clusteropsapprovalwindowandbudg-70753/a); queue position 1; it holds the lock on StorageCluster b until 2026-12-08T01:54:08Z at most, then fails DeadlineExceeded"},
 		},
 
 		// StorageNodeOps: the same rules.
