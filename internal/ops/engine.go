@@ -911,6 +911,7 @@ func (e *Engine) finish(ctx context.Context, r Run, phase v1alpha1.OperationPhas
 		if err != nil {
 			return err
 		}
+		phase, reason = st.Phase, st.Reason // the ledger's, when an earlier finish wrote it
 		CrashPoint(o.GetNamespace(), o.GetName(), CrashAfterLedger, 0)
 		if err := e.Lock.FinishIn(ctx, r.Target, r.historyKey(), o, &rec, e.successor(ctx, r), e.seenAfterCalls(r)); err != nil {
 			return errors.Wrap(err, errFinish)
