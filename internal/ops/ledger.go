@@ -181,6 +181,9 @@ func (l *Ledger) Append(ctx context.Context, namespace, backendID, target string
 			return nil
 		}
 		for _, s := range seed {
+			if _, compacted := b.keys[RunOnceKey(namespace, s.Name, s.Type, s.SpecHash)]; compacted {
+				continue
+			}
 			if s.UID != "" && b.record(s.UID) == nil && s.UID != o.GetUID() {
 				s.Message = truncate(s.Message, ledgerMessage)
 				b.add(namespace, s)
@@ -189,12 +192,12 @@ func (l *Ledger) Append(ctx context.Context, namespace, backendID, target string
 		b.add(namespace, rec)
 		cm.SetName(key.Name)
 		cm.SetNamespace(key.Namespace)
-		meta := cm.GetLabels()
-		if meta == nil {
-			meta = map[string]string{}
+		lbl := cm.GetLabels()
+		if lbl == nil {
+			lbl = map[string]string{}
 		}
-		meta[LedgerLabel] = "true"
-		cm.SetLabels(meta)
+		lbl[LedgerLabel] = "true"
+		cm.SetLabels(lbl)
 		ann := cm.GetAnnotations()
 		if ann == nil {
 			ann = map[string]string{}
