@@ -298,8 +298,9 @@ func TestFailedRestartLogsOfflineToOffline(t *testing.T) {
 		run    func(t *testing.T, s *Simulator, cid string, nodes []string)
 	}{
 		"NodeRestart": {
-			reason: "POST /restart on a node whose outage is not over.",
+			reason: "POST /restart on a node shut down on purpose whose host is still out. Shut down on purpose (auto_restart_disabled), it is not auto-restarted, so no restart task of the monitor's races the call.",
 			run: func(t *testing.T, s *Simulator, cid string, nodes []string) {
+				setNode(s, nodes[0], sb.NodeOffline)
 				s.Faults().MustAdd(Fault{Kind: FaultNodeOutage, NodeID: nodes[0], NodeStatus: sb.NodeOffline, After: Duration(time.Hour)})
 				call(t, s, adminToken, "POST", nodePath(cid, nodes[0])+"/restart", map[string]any{})
 			},
