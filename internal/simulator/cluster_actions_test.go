@@ -69,6 +69,16 @@ func TestActivate(t *testing.T) {
 			reason: "Activate after suspended is a real re-activation.",
 			nodes:  3, status: sb.ClusterSuspended, calls: 1, want: sb.ClusterActive,
 			history: []string{"suspended>in_activation", "in_activation>active"},
+			// The monitor would drain this suspended cluster
+			// (MON:696-748) or activate it itself (MON:949-964) while the
+			// call runs: its drain is marked done and an auto-activation
+			// pending, so the call's activation is the only one.
+			prepare: func(s *Simulator, cid string) {
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				c := s.m.cluster(cid)
+				c.suspendDrainComplete, c.autoActivationPending = true, true
+			},
 		},
 	}
 	for name, tc := range cases {
